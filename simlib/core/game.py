@@ -1,0 +1,250 @@
+"""The interface every game offers the runner, the command line and the reports.
+
+Nothing here knows any game's rules: a game module subclasses :class:`Game`, describes its
+settings, presets and bots, and supplies the compile / batch / frame steps. The runner only
+ever calls those.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simlib.errors import SimlibInputError
+
+__all__ = ["Setting", "Bot", "Game"]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting a designer may change.
+
+    ``kind`` is ``int``, ``float``, ``bool`` or ``str``. Numbers are bounded by ``lo`` and
+    ``hi`` (inclusive, ``None`` for open); strings by ``choices``. ``default`` may be
+    ``None`` when the value is derived from others (e.g. a deck size read from a table).
+    """
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+    lo: float | None = None
+    hi: float | None = None
+    choices: tuple[str, ...] | None = None
+
+    def allowed(self) -> str:
+        """Describe the allowed values in words, for messages and ``simlib games``."""
+        if self.kind is bool:
+            return "true or false"
+        if self.choices is not None:
+            return "one of " + ", ".join(self.choices)
+        kind = "an integer" if self.kind is int else "a number"
+        if self.lo is not None and self.hi is not None:
+            return f"{kind} from {_fmt(self.lo)} to {_fmt(self.hi)}"
+        if self.lo is not None:
+            return f"{kind} >= {_fmt(self.lo)}"
+        if self.hi is not None:
+            return f"{kind} <= {_fmt(self.hi)}"
+        return kind
+
+    def coerce(self, value: Any) -> Any:
+        """Return ``value`` converted to this setting's kind, or raise ``SimlibInputError``.
+
+        Strings (from the command line or TOML) are parsed; out-of-range values refused.
+        """
+        bad = SimlibInputError(
+            f"setting '{self.name}': {value!r} is not allowed; expected {self.allowed()}"
+        )
+        if value is None:
+            if self.default is None:
+                return None
+            raise bad
+        if self.kind is bool:
+            if isinstance(value, (bool, np.bool_)):
+                return bool(value)
+            if isinstance(value, str) and value.lower() in ("true", "yes", "1", "on"):
+                return True
+            if isinstance(value, str) and value.lower() in ("false", "no", "0", "off"):
+                return False
+            if isinstance(value, (int, np.integer)) and value in (0, 1):
+                return bool(value)
+            raise bad
+        if self.kind is str:
+            if not isinstance(value, str) or (self.choices and value not in self.choices):
+                raise bad
+            return value
+        if isinstance(value, (bool, np.bool_)):
+            raise bad
+        try:
+            if self.kind is int:
+                if isinstance(value, str):
+                    num = int(value.strip())
+                elif isinstance(value, (float, np.floating)):
+                    if not float(value).is_integer():
+                        raise bad
+                    num = int(value)
+                else:
+                    num = int(value)
+            else:
+                num = float(value)
+                if not math.isfinite(num):
+                    raise bad
+        except (TypeError, ValueError):
+            raise bad from None
+        if (self.lo is not None and num < self.lo) or (self.hi is not None and num > self.hi):
+            raise bad
+        return num
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A scripted policy: an integer id for the kernel and named float parameters."""
+
+    name: str
+    id: int
+    help: str
+    params: dict[str, float] = field(default_factory=dict)
+    param_help: dict[str, str] = field(default_factory=dict)
+    param_bounds: dict[str, tuple[float, float]] = field(default_factory=dict)
+
+    def resolve_params(self, overrides: dict[str, Any] | None) -> dict[str, float]:
+        """Return the full parameter dict (defaults updated by ``overrides``), validated."""
+        out = dict(self.params)
+        for key, value in (overrides or {}).items():
+            if key not in self.params:
+                allowed = ", ".join(self.params) or "none"
+                raise SimlibInputError(
+                    f"bot parameter '{key}' is not a parameter of bot '{self.name}'; "
+                    f"allowed: {allowed}"
+                )
+            lo, hi = self.param_bounds.get(key, (-math.inf, math.inf))
+            try:
+                num = float(value)
+            except (TypeError, ValueError):
+                num = math.nan
+            if not math.isfinite(num) or not lo <= num <= hi:
+                raise SimlibInputError(
+                    f"bot parameter '{key}': {value!r} is not allowed; "
+                    f"expected a number from {_fmt(lo)} to {_fmt(hi)}"
+                )
+            out[key] = num
+        return out
+
+
+class Game:
+    """Base class of a game spec. Subclasses fill the class attributes and methods.
+
+    Attributes
+    ----------
+    name : str
+        Registry name (``"subterra"``).
+    title : str
+        Human title.
+    engine_version : str
+        Bumped whenever a rule or bot change alters outcomes; stored with every run so a
+        resumed run never mixes chunks from two engines.
+    settings : tuple of Setting
+        Every setting a designer may change, with ranges.
+    presets : dict
+        Preset name -> dict of setting overrides applied over the defaults.
+    default_preset : str
+    bots : tuple of Bot
+    default_bot : str
+    outcomes : tuple of str
+        The categories of the ``outcome`` column, in display order.
+    """
+
+    name: str = ""
+    title: str = ""
+    engine_version: str = "0"
+    settings: tuple[Setting, ...] = ()
+    presets: dict[str, dict[str, Any]] = {}
+    default_preset: str = ""
+    bots: tuple[Bot, ...] = ()
+    default_bot: str = ""
+    outcomes: tuple[str, ...] = ()
+
+    # --- lookup helpers -------------------------------------------------------------
+    def setting(self, name: str) -> Setting:
+        """Return the :class:`Setting` called ``name`` or raise a clear error."""
+        for s in self.settings:
+            if s.name == name:
+                return s
+        allowed = ", ".join(s.name for s in self.settings)
+        raise SimlibInputError(
+            f"setting '{name}' is not a setting of {self.name}; allowed: {allowed}"
+        )
+
+    def bot(self, name: str | None) -> Bot:
+        """Return the :class:`Bot` called ``name`` (default bot for ``None``)."""
+        name = self.default_bot if name is None else name
+        for b in self.bots:
+            if b.name == name:
+                return b
+        allowed = ", ".join(b.name for b in self.bots)
+        raise SimlibInputError(f"bot '{name}' is not a bot of {self.name}; allowed: {allowed}")
+
+    def resolve(self, preset: str | None, overrides: dict[str, Any] | None) -> dict[str, Any]:
+        """Return every setting's value: defaults, then the preset, then ``overrides``.
+
+        Values are validated one by one (``Setting.coerce``) and then together
+        (:meth:`validate`). Raises ``SimlibInputError`` naming the key on bad input.
+        """
+        preset = self.default_preset if preset is None else preset
+        if preset not in self.presets:
+            allowed = ", ".join(self.presets)
+            raise SimlibInputError(
+                f"preset '{preset}' is not a preset of {self.name}; allowed: {allowed}"
+            )
+        values = {s.name: s.default for s in self.settings}
+        values.update(self.presets[preset])
+        for key, value in (overrides or {}).items():
+            values[key] = self.setting(key).coerce(value)
+        values = {k: self.setting(k).coerce(v) for k, v in values.items()}
+        self.validate(values)
+        return values
+
+    # --- to be provided by each game ----------------------------------------------
+    def validate(self, values: dict[str, Any]) -> None:
+        """Check settings against each other; raise ``SimlibInputError`` if inconsistent."""
+
+    def compile(self, values: dict[str, Any]) -> tuple:
+        """Turn resolved settings into the tuple of numpy arrays the kernel reads."""
+        raise NotImplementedError
+
+    def play_batch(
+        self, compiled: tuple, bot_id: int, bot_params: np.ndarray, seed: int, start: int,
+        count: int,
+    ) -> np.ndarray:
+        """Play games ``start .. start+count-1``; return their records (structured array)."""
+        raise NotImplementedError
+
+    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
+        """Turn records into a DataFrame: ``game_index, win, outcome, rounds`` then measures."""
+        raise NotImplementedError
+
+    def describe(self) -> dict[str, Any]:
+        """Everything ``simlib games`` prints about this game, as plain data."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "presets": list(self.presets),
+            "default_preset": self.default_preset,
+            "settings": [
+                {"name": s.name, "default": s.default, "allowed": s.allowed(), "help": s.help}
+                for s in self.settings
+            ],
+            "bots": [
+                {"name": b.name, "help": b.help, "params": dict(b.params)} for b in self.bots
+            ],
+            "default_bot": self.default_bot,
+            "outcomes": list(self.outcomes),
+        }
