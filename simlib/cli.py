@@ -1,0 +1,496 @@
+"""The ``simlib`` command.
+
+Subcommands::
+
+    simlib games [GAME]                      list games, or one game's presets, settings, bots
+    simlib run GAME [options]                run playthroughs, print the summary table
+    simlib sweep GAME --param KEY --values V [options]
+                                             run each value of one setting (or bot.<param>)
+    simlib experiment FILE.toml              run a TOML experiment, save results and a report
+    simlib compare DIR_A DIR_B               compare two runs' win rates (paired if seeds match)
+    simlib report DIR [--out FILE.html]      build an HTML report from a run or experiment
+
+``--values`` is either a comma-separated list (``12,15,18``) or a range ``start:stop`` or
+``start:stop:step`` with Python's semantics: ``stop`` is excluded, so ``12:25`` is 12..24
+and ``12:25:3`` is 12, 15, 18, 21, 24. Float ranges need a step (``0.3:0.71:0.1``).
+
+Bad input (an unknown game, preset, bot or key, a value out of range, a malformed TOML, a
+foreign output folder) prints one line ``simlib: error: <message>`` on stderr and exits with
+status 2. Ctrl-C exits with status 130; finished chunks stay in the ``--out`` folder and
+the same command resumes.
+
+Environment
+-----------
+``SIMLIB_EXTRA_GAMES``
+    Plug-in games: comma-separated ``module:attribute`` entries, each naming a ``Game``
+    object (or class) to register before the command runs, e.g.
+    ``SIMLIB_EXTRA_GAMES=mygames.dice:GAME``.
+``SIMLIB_PROGRESS=0``
+    Never show progress bars (same as ``--no-progress``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from simlib.errors import SimlibInputError
+
+__all__ = ["main"]
+
+DEFAULT_GAMES = 10_000
+
+
+class _UsageError(Exception):
+    """A command-line usage error raised by the argument parser instead of exiting."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # noqa: D102 - argparse hook
+        raise _UsageError(f"{message} (see '{self.prog} --help')")
+
+
+# --- helpers --------------------------------------------------------------------------------
+def load_extra_games(spec: str | None = None) -> list[str]:
+    """Register the plug-in games named in ``SIMLIB_EXTRA_GAMES`` (``module:attr,...``).
+
+    Returns the names registered. Raises ``SimlibInputError`` for an entry that cannot be
+    imported or does not name a ``Game``.
+    """
+    from simlib.core.game import Game
+    from simlib.games.registry import register
+
+    spec = os.environ.get("SIMLIB_EXTRA_GAMES", "") if spec is None else spec
+    names = []
+    for entry in filter(None, (e.strip() for e in spec.split(","))):
+        module, _, attr = entry.partition(":")
+        hint = "expected comma-separated module:attribute entries naming Game objects"
+        if not module or not attr:
+            raise SimlibInputError(f"SIMLIB_EXTRA_GAMES entry '{entry}' is malformed; {hint}")
+        try:
+            obj = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as err:
+            raise SimlibInputError(
+                f"SIMLIB_EXTRA_GAMES entry '{entry}': cannot load it ({err}); {hint}"
+            ) from None
+        if isinstance(obj, type) and issubclass(obj, Game):
+            obj = obj()
+        if not isinstance(obj, Game):
+            raise SimlibInputError(
+                f"SIMLIB_EXTRA_GAMES entry '{entry}' is a {type(obj).__name__}, not a Game; {hint}"
+            )
+        register(obj)
+        names.append(obj.name)
+    return names
+
+
+def _pairs(items: list[str] | None, option: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise SimlibInputError(
+                f"{option} '{item}': expected KEY=VALUE, e.g. {option} "
+                f"{key or 'name'}=VALUE (see 'simlib games GAME' for the keys)"
+            )
+        out[key] = value.strip()
+    return out
+
+
+def _number(text: str, option: str) -> int | float:
+    text = text.strip()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        raise SimlibInputError(f"{option}: '{text}' is not a number") from None
+    if not math.isfinite(value):
+        raise SimlibInputError(f"{option}: '{text}' is not a finite number")
+    return value
+
+
+def parse_values(spec: str) -> list[Any]:
+    """Parse ``--values``: ``a,b,c`` (strings, converted later) or ``start:stop[:step]``.
+
+    Ranges follow Python's ``range``: ``stop`` is excluded (``12:25`` is 12..24). Float
+    ranges need an explicit step.
+    """
+    spec = spec.strip()
+    if ":" in spec:
+        parts = spec.split(":")
+        if len(parts) not in (2, 3) or not all(p.strip() for p in parts):
+            raise SimlibInputError(
+                f"--values '{spec}': expected start:stop or start:stop:step, e.g. 12:25:3"
+            )
+        nums = [_number(p, "--values") for p in parts]
+        if len(nums) == 3 and nums[2] == 0:
+            raise SimlibInputError(f"--values '{spec}': the step must not be 0")
+        if all(isinstance(n, int) for n in nums):
+            values: list[Any] = list(range(*nums))
+        else:
+            if len(nums) == 2:
+                raise SimlibInputError(
+                    f"--values '{spec}': a range of non-integers needs a step, e.g. 0.3:0.71:0.1"
+                )
+            start, stop, step = (float(n) for n in nums)
+            count = max(0, math.ceil((stop - start) / step - 1e-9))
+            values = [round(start + k * step, 12) for k in range(count)]
+        if not values:
+            raise SimlibInputError(
+                f"--values '{spec}' is empty (the stop value is excluded, as in Python's range)"
+            )
+        return values
+    values = [v.strip() for v in spec.split(",") if v.strip()]
+    if not values:
+        raise SimlibInputError("--values: no values given; e.g. --values 4,5,6 or 12:25")
+    return values
+
+
+def _table(res, by=None) -> str:
+    from simlib.report import tables
+
+    return tables.to_text(res.summary(by=by or None))
+
+
+def _describe_run(res) -> str:
+    m = res.meta
+    games = m.get("games_present", len(res.df))
+    return (
+        f"{m.get('title', m.get('game'))}: preset {m.get('preset')}, bot {m.get('bot')}, "
+        f"{games:,} games, seed {m.get('seed')}"
+    )
+
+
+def _backend(args) -> str:
+    if args.backend is None:
+        return "dask" if args.scheduler else "local"
+    return args.backend
+
+
+# --- commands -------------------------------------------------------------------------------
+def _cmd_games(args, state) -> int:
+    from simlib.games.registry import game_names, get_game
+
+    if args.game is None:
+        for name in game_names():
+            try:
+                g = get_game(name)
+            except Exception as err:  # noqa: BLE001 - list the others even if one is broken
+                print(f"{name:<12} (cannot be loaded: {' '.join(str(err).split())})")
+                continue
+            print(f"{name:<12} {g.title}")
+            print(f"{'':<12} presets: {', '.join(g.presets)} (default {g.default_preset})")
+            print(f"{'':<12} bots: {', '.join(b.name for b in g.bots)} (default {g.default_bot})")
+        print("\n'simlib games GAME' lists a game's settings, presets and bots.")
+        return 0
+    d = get_game(args.game).describe()
+    g = get_game(args.game)
+    print(f"{d['name']}: {d['title']}")
+    print(f"outcomes: {', '.join(d['outcomes'])}")
+    print(f"\npresets (default {d['default_preset']}):")
+    for name, overrides in g.presets.items():
+        shown = ", ".join(f"{k}={v}" for k, v in overrides.items()) or "the defaults"
+        print(f"  {name:<14} {shown}")
+    print("\nsettings (--set KEY=VALUE):")
+    width = max([len(s["name"]) for s in d["settings"]] + [4])
+    for s in d["settings"]:
+        default = "derived" if s["default"] is None else s["default"]
+        print(f"  {s['name']:<{width}}  default {default}; {s['allowed']}")
+        if s["help"]:
+            print(f"  {'':<{width}}  {s['help']}")
+    print(f"\nbots (--bot NAME, default {d['default_bot']}; --bot-param KEY=VALUE):")
+    for b in g.bots:
+        print(f"  {b.name:<14} {b.help}")
+        for key, value in b.params.items():
+            lo, hi = b.param_bounds.get(key, (-math.inf, math.inf))
+            bounds = f" from {lo:g} to {hi:g}" if math.isfinite(lo) and math.isfinite(hi) else ""
+            help_text = b.param_help.get(key, "")
+            print(
+                f"  {'':<14}   {key} = {value:g}{bounds}"
+                + (f"  ({help_text})" if help_text else "")
+            )
+    return 0
+
+
+def _run_options(args) -> dict[str, Any]:
+    return {
+        "backend": _backend(args),
+        "scheduler": args.scheduler,
+        "chunk_size": args.chunk_size,
+        "threads": args.threads,
+        "progress": False if args.no_progress else None,
+    }
+
+
+def _cmd_run(args, state) -> int:
+    from simlib.core.runner import run
+
+    state["out"] = args.out
+    res = run(
+        args.game,
+        preset=args.preset,
+        settings=_pairs(args.set, "--set"),
+        bot=args.bot,
+        bot_params=_pairs(args.bot_param, "--bot-param"),
+        games=args.games,
+        seed=args.seed,
+        out=args.out,
+        **_run_options(args),
+    )
+    print(_describe_run(res))
+    print(_table(res))
+    if args.out:
+        print(f"\nresults saved in {args.out} (load with simlib.Results.load({str(args.out)!r}))")
+    return 0
+
+
+def _cmd_sweep(args, state) -> int:
+    from simlib.core.runner import sweep
+
+    values = parse_values(args.values)
+    state["out"] = args.out
+    res = sweep(
+        args.game,
+        args.param,
+        values,
+        preset=args.preset,
+        settings=_pairs(args.set, "--set"),
+        bot=args.bot,
+        bot_params=_pairs(args.bot_param, "--bot-param"),
+        games=args.games,
+        seed=args.seed,
+        out=args.out,
+        **_run_options(args),
+    )
+    cell = res.meta["cells"][0]
+    print(
+        f"{res.meta.get('title', res.meta.get('game'))}: sweep of {args.param} over "
+        f"{len(values)} values, preset {cell.get('preset')}, bot {cell.get('bot')}, "
+        f"{cell.get('games'):,} games each, seed {res.meta.get('seed')}"
+    )
+    print(_table(res, by=args.param))
+    if args.out:
+        print(
+            f"\nresults saved in {args.out} (one run folder per value; load with "
+            f"simlib.Results.load({str(args.out)!r}))"
+        )
+    return 0
+
+
+def _cmd_experiment(args, state) -> int:
+    from simlib.experiment import load_experiment, run_experiment
+
+    exp = load_experiment(args.file)
+    state["out"] = str(exp.out)
+    res = run_experiment(
+        exp,
+        progress=False if args.no_progress else None,
+        backend=_backend(args),
+        scheduler=args.scheduler,
+        threads=args.threads,
+    )
+    print(f"{exp.title}: {len(exp.cells)} cells x {exp.games:,} games, seed {exp.seed}")
+    print(_table(res, by=exp.group_by()))
+    print(f"\nresults: {exp.out / 'results.parquet'}")
+    print(f"report:  {exp.out / 'report.html'}")
+    return 0
+
+
+def _cmd_compare(args, state) -> int:
+    from simlib.core.results import Results
+    from simlib.core.runner import compare
+
+    a = Results.load(args.a)
+    b = Results.load(args.b)
+    print(f"A: {args.a}  {a!r}")
+    print(f"B: {args.b}  {b!r}")
+    print(compare(a, b, confidence=args.confidence))
+    return 0
+
+
+def _cmd_report(args, state) -> int:
+    from simlib.core.results import Results
+    from simlib.games.registry import get_game
+    from simlib.report import html
+
+    res = Results.load(args.dir)
+    meta = res.meta
+    try:
+        game = get_game(meta.get("game"))
+    except SimlibInputError:
+        game = None  # a plug-in game not registered here: report without its extra columns
+    # An experiment stores how to group its report; otherwise group by whatever varies.
+    layout = meta.get("report") if isinstance(meta.get("report"), dict) else {}
+    varying = list(layout.get("group_by", meta.get("varying", [])))
+    numeric_settings = list(
+        layout.get(
+            "sweep_params",
+            [
+                c
+                for c in varying
+                if c not in ("preset", "bot", "seed", "engine_version")
+                and c in res.df.columns
+                and res.df[c].dtype.kind in "if"
+            ],
+        )
+    )
+    path = Path(args.out) if args.out else Path(args.dir) / "report.html"
+    shown = {k: v for k, v in meta.items() if k not in ("cells", "out")}
+    html.build_report(
+        res.df,
+        path,
+        title=args.title or meta.get("title") or str(meta.get("game")),
+        meta=shown,
+        group_by=varying,
+        sweep_params=numeric_settings,
+        outcomes=meta.get("outcomes") or None,
+        leave_columns=tuple(getattr(game, "leave_columns", ()) or ()),
+        measure_columns=tuple(getattr(game, "measure_columns", ()) or ()),
+    )
+    if not meta.get("complete", True):
+        print(
+            f"note: {args.dir} holds a partial run ({len(res.df):,} of {meta.get('games'):,} games)"
+        )
+    print(f"report written to {path}")
+    return 0
+
+
+# --- parser ---------------------------------------------------------------------------------
+def _add_run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", help="game name (see 'simlib games')")
+    p.add_argument("--preset", help="preset name (default: the game's default preset)")
+    p.add_argument(
+        "--set", action="append", metavar="KEY=VALUE", help="setting override, repeatable"
+    )
+    p.add_argument("--bot", help="bot name (default: the game's default bot)")
+    p.add_argument(
+        "--bot-param",
+        action="append",
+        metavar="KEY=VALUE",
+        help="bot parameter override, repeatable",
+    )
+    p.add_argument(
+        "--games", type=int, default=DEFAULT_GAMES, help=f"playthroughs (default {DEFAULT_GAMES:,})"
+    )
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    _add_backend_options(p)
+    p.add_argument("--chunk-size", type=int, help="games per chunk (checkpoint unit)")
+    p.add_argument("--out", help="folder for resumable checkpoints")
+
+
+def _add_backend_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--backend",
+        choices=("local", "dask"),
+        help="local numba threads (default) or a Dask cluster",
+    )
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDR",
+        help="Dask scheduler address, e.g. tcp://host:8786 (implies --backend dask; "
+        "default with --backend dask: a local cluster)",
+    )
+    p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
+    p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the ``simlib`` argument parser."""
+    from simlib import __version__
+
+    parser = _Parser(
+        prog="simlib",
+        description="Monte Carlo playthroughs of tabletop games by scripted bots.",
+    )
+    parser.add_argument("--version", action="version", version=f"simlib {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("games", help="list games, presets, settings and bots")
+    p.add_argument("game", nargs="?", help="show this game in detail")
+    p.set_defaults(func=_cmd_games)
+
+    p = sub.add_parser("run", help="run playthroughs and print the summary")
+    _add_run_options(p)
+    p.set_defaults(func=_cmd_run)
+
+    p = sub.add_parser("sweep", help="run each value of one setting with the same seed")
+    _add_run_options(p)
+    p.add_argument(
+        "--param", required=True, help="setting to sweep, or bot.<parameter> for a bot parameter"
+    )
+    p.add_argument(
+        "--values",
+        required=True,
+        help="a,b,c or start:stop[:step] (stop excluded, as in Python's range)",
+    )
+    p.set_defaults(func=_cmd_sweep)
+
+    p = sub.add_parser("experiment", help="run a TOML experiment file")
+    p.add_argument("file", help="experiment .toml file")
+    _add_backend_options(p)
+    p.set_defaults(func=_cmd_experiment)
+
+    p = sub.add_parser("compare", help="compare the win rates of two result folders")
+    p.add_argument("a", metavar="DIR_A")
+    p.add_argument("b", metavar="DIR_B")
+    p.add_argument(
+        "--confidence",
+        type=float,
+        default=0.95,
+        help="confidence level of the interval (default 0.95)",
+    )
+    p.set_defaults(func=_cmd_compare)
+
+    p = sub.add_parser("report", help="build an HTML report from a run or experiment folder")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--out", metavar="FILE.html", help="report file (default DIR/report.html)")
+    p.add_argument("--title", help="report title")
+    p.set_defaults(func=_cmd_report)
+    return parser
+
+
+def _error(message: str) -> int:
+    print(f"simlib: error: {' '.join(str(message).split())}", file=sys.stderr)
+    return 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``simlib`` command with ``argv`` (default ``sys.argv[1:]``); return the status."""
+    state: dict[str, Any] = {}
+    try:
+        args = build_parser().parse_args(argv)
+        load_extra_games()
+        return int(args.func(args, state) or 0)
+    except (SimlibInputError, _UsageError) as err:
+        return _error(str(err))
+    except OSError as err:
+        if err.filename is not None and err.strerror:
+            return _error(f"{err.strerror}: '{err.filename}'")
+        return _error(str(err) or type(err).__name__)
+    except KeyboardInterrupt:
+        out = state.get("out")
+        if out:
+            print(
+                f"simlib: interrupted; finished chunks are saved in {out}, run the same "
+                "command to resume",
+                file=sys.stderr,
+            )
+        else:
+            print("simlib: interrupted", file=sys.stderr)
+        return 130
+    except SystemExit as exc:  # --help and --version
+        code = exc.code
+        return code if isinstance(code, int) else (0 if code is None else 2)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,569 @@
+"""Results: the per-playthrough DataFrame of a run plus the metadata that reproduces it.
+
+Folders on disk
+---------------
+A **run folder** (``simlib.run(..., out=DIR)``)::
+
+    DIR/run.json                                      configuration, games requested, complete
+    DIR/chunks/games-000000000000-000000200000.parquet  rows for game indices [start, stop)
+    DIR/chunks/...                                    one file per finished chunk
+
+A **saved results folder** (:meth:`Results.save`)::
+
+    DIR/results.parquet                               the DataFrame
+    DIR/results.json                                  the metadata
+
+A **sweep folder** (``simlib.sweep(..., out=DIR)``) holds ``DIR/sweep.json`` (the swept
+parameter and the value folders) and one run folder ``DIR/<param>=<value>/`` per value.
+
+An **experiment folder** (:func:`simlib.run_experiment`) is a saved results folder plus
+``experiment.json`` (the definition), ``report.html`` and ``cells/<cell>/`` run folders.
+
+:meth:`Results.load` reads all three, including a run that was interrupted (the rows
+present, ``meta["complete"] = False``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simlib.errors import SimlibInputError
+
+__all__ = ["Results"]
+
+RUN_FILE = "run.json"
+CHUNK_DIR = "chunks"
+RESULTS_FILE = "results.parquet"
+RESULTS_META = "results.json"
+EXPERIMENT_FILE = "experiment.json"
+SWEEP_FILE = "sweep.json"
+RUN_FORMAT = 1
+CHUNK_RE = re.compile(r"^games-(\d{12})-(\d{12})\.parquet$")
+
+# Keys of a single run's configuration, in the order messages name them.
+CONFIG_KEYS = ("game", "engine_version", "preset", "settings", "bot", "bot_params", "seed")
+
+
+# --- small file helpers (shared with the runner and experiments) ----------------------
+def simlib_version() -> str:
+    """Return simlib's version string."""
+    from simlib import __version__
+
+    return __version__
+
+
+def jsonable(obj: Any) -> Any:
+    """Return ``obj`` with numpy scalars, tuples and paths turned into plain JSON types."""
+    if isinstance(obj, dict):
+        return {str(k): jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [jsonable(v) for v in obj]
+    if isinstance(obj, (np.bool_, bool)):
+        return bool(obj)
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    if isinstance(obj, Path):
+        return str(obj)
+    return obj
+
+
+def _tmp_name(path: Path) -> Path:
+    return path.with_name(f".{path.name}.tmp-{os.getpid()}")
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically: a temp file in the same folder, then rename."""
+    path = Path(path)
+    tmp = _tmp_name(path)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_json(path: Path, obj: Any) -> None:
+    """Write ``obj`` as indented JSON to ``path`` atomically."""
+    text = json.dumps(jsonable(obj), indent=2, allow_nan=False) + "\n"
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_parquet(df: pd.DataFrame, path: Path) -> None:
+    """Write ``df`` (without its index) to ``path`` atomically."""
+    path = Path(path)
+    tmp = _tmp_name(path)
+    try:
+        with open(tmp, "wb") as fh:
+            df.to_parquet(fh, index=False)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def read_json(path: Path, what: str) -> dict:
+    """Read a JSON object written by simlib, or raise a one-line ``SimlibInputError``."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise SimlibInputError(
+            f"'{path}' is unreadable ({err}); it is not a {what} written by simlib"
+        ) from None
+    if not isinstance(data, dict):
+        raise SimlibInputError(f"'{path}' is not a {what} written by simlib")
+    return data
+
+
+def chunk_name(start: int, stop: int) -> str:
+    """File name of the chunk holding game indices ``[start, stop)``."""
+    return f"games-{start:012d}-{stop:012d}.parquet"
+
+
+def list_chunks(folder: Path) -> list[tuple[int, int, Path]]:
+    """Return ``(start, stop, path)`` of every finished chunk in a run folder, sorted."""
+    chunk_dir = Path(folder) / CHUNK_DIR
+    if not chunk_dir.is_dir():
+        return []
+    found = []
+    for entry in os.scandir(chunk_dir):
+        m = CHUNK_RE.match(entry.name)
+        if m:
+            start, stop = int(m.group(1)), int(m.group(2))
+            if stop > start:
+                found.append((start, stop, Path(entry.path)))
+    return sorted(found)
+
+
+def present_ranges(chunks: Iterable[tuple[int, int, Any]], games: int) -> list[tuple[int, int]]:
+    """Merge chunk ranges into sorted disjoint ranges, clipped to ``[0, games)``."""
+    merged: list[list[int]] = []
+    for start, stop, _ in sorted(chunks, key=lambda c: (c[0], c[1])):
+        start, stop = max(0, start), min(games, stop)
+        if stop <= start:
+            continue
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], stop)
+        else:
+            merged.append([start, stop])
+    return [(a, b) for a, b in merged]
+
+
+def missing_ranges(present: Sequence[tuple[int, int]], games: int) -> list[tuple[int, int]]:
+    """Return the ranges of ``[0, games)`` not covered by the sorted disjoint ``present``."""
+    out = []
+    pos = 0
+    for start, stop in present:
+        if start > pos:
+            out.append((pos, start))
+        pos = max(pos, stop)
+    if pos < games:
+        out.append((pos, games))
+    return out
+
+
+def normalize_frame(df: pd.DataFrame, outcomes: Sequence[str] | None) -> pd.DataFrame:
+    """Give categorical columns canonical dtypes; ``outcome`` gets exactly ``outcomes``.
+
+    Frames built in different chunks, read back from parquet or produced by another
+    process then compare equal and concatenate without falling back to ``object``.
+    """
+    changes = {}
+    for col in df.columns:
+        dtype = df[col].dtype
+        if col == "outcome" and outcomes:
+            want = pd.CategoricalDtype(list(outcomes), ordered=False)
+        elif isinstance(dtype, pd.CategoricalDtype):
+            want = pd.CategoricalDtype(list(dtype.categories), ordered=dtype.ordered)
+        else:
+            continue
+        same = (
+            isinstance(dtype, pd.CategoricalDtype)
+            and dtype == want
+            and list(dtype.categories) == list(want.categories)
+            and dtype.categories.dtype == want.categories.dtype
+        )
+        if not same:
+            changes[col] = df[col].astype(want)
+    return df.assign(**changes) if changes else df
+
+
+def concat_frames(frames: Sequence[pd.DataFrame], outcomes: Sequence[str] | None) -> pd.DataFrame:
+    """Concatenate frames keeping categorical columns categorical (categories unioned)."""
+    frames = [f for f in frames if f is not None]
+    if not frames:
+        return pd.DataFrame()
+    cat_cols = []
+    for f in frames:
+        for col in f.columns:
+            if isinstance(f[col].dtype, pd.CategoricalDtype) and col not in cat_cols:
+                cat_cols.append(col)
+    for col in cat_cols:
+        if col == "outcome" and outcomes:
+            dtype = pd.CategoricalDtype(list(outcomes))
+        else:
+            cats: list = []
+            for f in frames:
+                if col in f.columns:
+                    values = (
+                        f[col].cat.categories
+                        if isinstance(f[col].dtype, pd.CategoricalDtype)
+                        else pd.unique(f[col].dropna())
+                    )
+                    cats.extend(c for c in values if c not in cats)
+            dtype = pd.CategoricalDtype(cats)
+        frames = [
+            f.assign(**{col: f[col].astype(dtype)}) if col in f.columns else f for f in frames
+        ]
+    df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    return normalize_frame(df, outcomes)
+
+
+def sort_games(df: pd.DataFrame) -> pd.DataFrame:
+    """Sort by ``game_index`` (stable), drop repeated indices, reset the index."""
+    if len(df) and not df["game_index"].is_monotonic_increasing:
+        df = df.sort_values("game_index", kind="stable")
+    if len(df) and df["game_index"].duplicated().any():
+        df = df.drop_duplicates("game_index", keep="first")
+    return df.reset_index(drop=True)
+
+
+def read_chunk_frames(
+    folder: Path,
+    games: int,
+    outcomes: Sequence[str] | None,
+    chunks: Sequence[tuple[int, int, Path]] | None = None,
+) -> list[pd.DataFrame]:
+    """Read the chunk files of a run folder overlapping ``[0, games)`` (rows clipped)."""
+    frames = []
+    for start, stop, path in list_chunks(folder) if chunks is None else chunks:
+        if start >= games:
+            continue
+        frame = pd.read_parquet(path)
+        if stop > games:
+            frame = frame[frame["game_index"] < games]
+        frames.append(normalize_frame(frame, outcomes))
+    return frames
+
+
+def run_meta(cfg: dict, games: int, games_present: int, out: str | None) -> dict:
+    """Build a single run's ``meta`` from its configuration."""
+    return {
+        "game": cfg["game"],
+        "title": cfg.get("title", cfg["game"]),
+        "engine_version": cfg["engine_version"],
+        "preset": cfg["preset"],
+        "settings": dict(cfg["settings"]),
+        "bot": cfg["bot"],
+        "bot_params": dict(cfg["bot_params"]),
+        "seed": cfg["seed"],
+        "games": games,
+        "games_present": games_present,
+        "complete": games_present >= games,
+        "outcomes": list(cfg.get("outcomes", [])),
+        "simlib_version": simlib_version(),
+        "out": out,
+    }
+
+
+# --- Results ------------------------------------------------------------------------------
+class Results:
+    """The rows of one run (or of several runs combined) and the metadata behind them.
+
+    Attributes
+    ----------
+    df : pandas.DataFrame
+        One row per playthrough: the game's columns (``game_index, win, outcome, rounds``,
+        then measures), sorted by ``game_index`` within each run. Combined results add
+        ``preset``, ``bot`` and a column per setting or bot parameter (``bot.<name>``)
+        that differs across the parts.
+    meta : dict
+        ``game, title, engine_version, preset, settings (fully resolved), bot, bot_params,
+        seed, games, games_present, complete, outcomes, simlib_version``; combined results
+        instead hold ``cells`` (each part's meta) and ``varying`` (the columns whose value
+        differs across parts), with the settings common to all parts in ``settings``.
+
+    """
+
+    def __init__(self, df: pd.DataFrame, meta: dict[str, Any]):
+        self.df = df
+        self.meta = meta
+
+    # --- views ------------------------------------------------------------------------
+    @property
+    def outcomes(self) -> list[str]:
+        """The game's outcome categories in display order."""
+        return list(self.meta.get("outcomes") or [])
+
+    def summary(self, by: str | Sequence[str] | None = None) -> pd.DataFrame:
+        """Win rate with its 95% Wilson interval, outcome shares and mean rounds.
+
+        Parameters
+        ----------
+        by : str or list of str, optional
+            Columns to group by (e.g. a swept setting, ``"preset"``, ``"bot"``).
+
+        """
+        from simlib.report import tables
+
+        return tables.summary(self.df, by=by, outcomes=self.outcomes or None)
+
+    def __repr__(self) -> str:
+        m = self.meta
+        n = len(self.df)
+        if "cells" in m:
+            varying = ", ".join(m.get("varying", [])) or "nothing"
+            text = (
+                f"Results({m.get('game')}, {len(m['cells'])} cells, {n:,} games, varying: {varying}"
+            )
+        else:
+            text = (
+                f"Results({m.get('game')}, {n:,} games, preset={m.get('preset')}, "
+                f"bot={m.get('bot')}, seed={m.get('seed')}"
+            )
+        if not m.get("complete", True):
+            text += f", partial: {n:,} of {m.get('games', n):,}"
+        return text + ")"
+
+    # --- disk ---------------------------------------------------------------------------
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write ``results.parquet`` and ``results.json`` into folder ``path`` (created).
+
+        Both files are written atomically. Returns the folder. A run folder (one holding
+        ``run.json``) is refused: its chunks already are the stored results.
+        """
+        folder = Path(path)
+        if folder.exists() and not folder.is_dir():
+            raise SimlibInputError(f"cannot save results to '{path}': it is a file, not a folder")
+        if (folder / RUN_FILE).exists():
+            raise SimlibInputError(
+                f"cannot save results to '{path}': it is a run folder (its chunks already "
+                "hold the results); choose another folder"
+            )
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_parquet(self.df, folder / RESULTS_FILE)
+        atomic_write_json(folder / RESULTS_META, {"simlib_results": RUN_FORMAT, "meta": self.meta})
+        return folder
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Results:
+        """Read a run folder (finished or partial), a sweep, an experiment or saved results.
+
+        A partial run gives the rows present with ``meta["complete"] = False`` and
+        ``meta["games_present"]``. Anything else raises ``SimlibInputError``.
+        """
+        folder = Path(path)
+        if not folder.exists():
+            raise SimlibInputError(f"results folder '{path}' does not exist")
+        if not folder.is_dir():
+            raise SimlibInputError(
+                f"'{path}' is not a folder; expected a run or experiment folder written by simlib"
+            )
+        if (folder / RUN_FILE).is_file():
+            return cls._load_run(folder)
+        if (folder / EXPERIMENT_FILE).is_file():
+            record = read_json(folder / EXPERIMENT_FILE, "experiment file")
+            if not (record.get("complete") and (folder / RESULTS_META).is_file()):
+                return cls._load_experiment_cells(folder, record)
+        if (folder / SWEEP_FILE).is_file():
+            return cls._load_sweep(folder)
+        if (folder / RESULTS_META).is_file():
+            return cls._load_saved(folder)
+        raise SimlibInputError(
+            f"'{path}' is not a simlib results folder: it has no {RUN_FILE}, {RESULTS_META}, "
+            f"{SWEEP_FILE} or {EXPERIMENT_FILE}"
+        )
+
+    @classmethod
+    def _load_run(cls, folder: Path) -> Results:
+        cfg = read_run_config(folder)
+        games = cfg["games"]
+        outcomes = cfg.get("outcomes")
+        df = sort_games(concat_frames(read_chunk_frames(folder, games, outcomes), outcomes))
+        return cls(df, run_meta(cfg, games, len(df), str(folder)))
+
+    @classmethod
+    def _load_saved(cls, folder: Path) -> Results:
+        data = read_json(folder / RESULTS_META, "results file")
+        if "meta" not in data or not isinstance(data["meta"], dict):
+            raise SimlibInputError(
+                f"'{folder / RESULTS_META}' is not a results file written by simlib"
+            )
+        meta = data["meta"]
+        if not (folder / RESULTS_FILE).is_file():
+            raise SimlibInputError(f"results folder '{folder}' has no {RESULTS_FILE}")
+        df = normalize_frame(pd.read_parquet(folder / RESULTS_FILE), meta.get("outcomes"))
+        return cls(df, meta)
+
+    @classmethod
+    def _load_experiment_cells(cls, folder: Path, data: dict) -> Results:
+        definition = data.get("experiment") or {}
+        include = list((definition.get("grid") or {}).keys())
+        parts = []
+        for name in data.get("cells") or []:
+            cell = folder / "cells" / name
+            if (cell / RUN_FILE).is_file():
+                parts.append(cls._load_run(cell))
+        if not parts:
+            raise SimlibInputError(
+                f"experiment folder '{folder}' holds no finished chunks yet; run the experiment"
+            )
+        res = cls.concat(parts, include=include)
+        res.meta["complete"] = False
+        res.meta["title"] = definition.get("title", res.meta.get("title"))
+        if isinstance(data.get("report"), dict):
+            res.meta["report"] = data["report"]
+        return res
+
+    @classmethod
+    def _load_sweep(cls, folder: Path) -> Results:
+        data = read_json(folder / SWEEP_FILE, "sweep file")
+        param = data.get("param")
+        if not isinstance(param, str) or not isinstance(data.get("cells"), list):
+            raise SimlibInputError(f"'{folder / SWEEP_FILE}' is not a sweep file written by simlib")
+        parts = [
+            cls._load_run(folder / name)
+            for name in data["cells"]
+            if (folder / name / RUN_FILE).is_file()
+        ]
+        if not parts:
+            raise SimlibInputError(f"sweep folder '{folder}' holds no finished runs yet")
+        res = cls.concat(parts, include=[param])
+        res.meta["sweep"] = param
+        return res
+
+    # --- combining ----------------------------------------------------------------------
+    @classmethod
+    def concat(cls, parts: Sequence[Results], *, include: Iterable[str] = ()) -> Results:
+        """Stack single runs of one game into one Results.
+
+        Adds columns ``preset`` and ``bot`` and one column per setting (its name) or bot
+        parameter (``bot.<name>``) whose value differs across ``parts`` (or is named in
+        ``include``), placed after the game's own columns; also ``seed`` and
+        ``engine_version`` should they differ. A game that already records a setting in a
+        column of that name (Sub Terra's ``cavers``, ``hazard_cards``) keeps its own column.
+        ``meta["varying"]`` names the columns whose value differs across the parts.
+        """
+        parts = list(parts)
+        if not parts:
+            raise SimlibInputError("Results.concat needs at least one Results")
+        for part in parts:
+            if not isinstance(part, Results):
+                raise SimlibInputError(
+                    f"Results.concat takes Results objects, not {type(part).__name__}"
+                )
+            if "cells" in part.meta:
+                raise SimlibInputError(
+                    f"Results.concat takes single runs; this part is already combined ({part!r})"
+                )
+        games = {p.meta.get("game") for p in parts}
+        if len(games) > 1:
+            raise SimlibInputError(
+                f"Results.concat needs runs of one game; got {', '.join(sorted(map(str, games)))}"
+            )
+        metas = [p.meta for p in parts]
+        include = list(include)
+
+        def differs(values: list) -> bool:
+            first = json.dumps(jsonable(values[0]), sort_keys=True)
+            return any(json.dumps(jsonable(v), sort_keys=True) != first for v in values[1:])
+
+        columns: dict[str, list] = {
+            "preset": [m.get("preset") for m in metas],
+            "bot": [m.get("bot") for m in metas],
+        }
+        varying = [c for c in ("preset", "bot") if differs(columns[c])]
+        common_settings = {}
+        setting_keys: list[str] = []
+        for m in metas:
+            setting_keys.extend(k for k in m.get("settings", {}) if k not in setting_keys)
+        for key in setting_keys:
+            values = [m.get("settings", {}).get(key) for m in metas]
+            if differs(values):
+                varying.append(key)
+                columns[key] = values
+            else:
+                common_settings[key] = values[0]
+                if key in include:
+                    columns[key] = values
+        param_keys: list[str] = []
+        for m in metas:
+            param_keys.extend(k for k in m.get("bot_params", {}) if k not in param_keys)
+        for key in param_keys:
+            values = [m.get("bot_params", {}).get(key) for m in metas]
+            col = f"bot.{key}"
+            if differs(values):
+                varying.append(col)
+                columns[col] = values
+            elif col in include:
+                columns[col] = values
+        for key in ("seed", "engine_version"):
+            values = [m.get(key) for m in metas]
+            if differs(values):
+                varying.append(key)
+                columns[key] = values
+
+        lengths = np.array([len(p.df) for p in parts], dtype=np.int64)
+        part_idx = np.repeat(np.arange(len(parts)), lengths)
+        outcomes = metas[0].get("outcomes")
+        df = concat_frames([p.df for p in parts], outcomes)
+        added = {}
+        for col, values in columns.items():
+            if col in df.columns:
+                # The game records this itself (e.g. Sub Terra's ``cavers`` and the deck
+                # size actually dealt as ``hazard_cards``); its own column is kept.
+                continue
+            if all(isinstance(v, str) for v in values):
+                cats = list(dict.fromkeys(values))
+                codes = np.array([cats.index(v) for v in values], dtype=np.int32)[part_idx]
+                added[col] = pd.Categorical.from_codes(codes, categories=cats)
+            else:
+                added[col] = pd.Series(values).iloc[part_idx].to_numpy()
+        df = df.assign(**added) if added else df
+
+        seeds = [m.get("seed") for m in metas]
+        versions = [m.get("engine_version") for m in metas]
+        meta = {
+            "game": metas[0].get("game"),
+            "title": metas[0].get("title", metas[0].get("game")),
+            "engine_version": versions[0] if not differs(versions) else None,
+            "seed": seeds[0] if not differs(seeds) else None,
+            "settings": common_settings,
+            "games": int(lengths.sum()),
+            "games_present": int(lengths.sum()),
+            "complete": all(m.get("complete", True) for m in metas),
+            "outcomes": list(outcomes or []),
+            "simlib_version": simlib_version(),
+            "cells": [dict(m) for m in metas],
+            "varying": varying,
+        }
+        return cls(df, meta)
+
+
+def read_run_config(folder: Path) -> dict:
+    """Read and check a run folder's ``run.json``."""
+    path = Path(folder) / RUN_FILE
+    cfg = read_json(path, "run file")
+    needed = (*CONFIG_KEYS, "games")
+    if cfg.get("simlib_run") != RUN_FORMAT or any(k not in cfg for k in needed):
+        raise SimlibInputError(
+            f"'{path}' is not a run file written by this version of simlib "
+            f"(expected keys {', '.join(needed)})"
+        )
+    return cfg

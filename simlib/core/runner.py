@@ -1,0 +1,828 @@
+"""Run playthroughs: chunking, seeding, backends, progress, checkpoints, sweeps, comparisons.
+
+A playthrough is identified by ``(seed, game_index)``; the game's kernel derives its random
+stream from those two numbers alone. The runner therefore only has to hand each chunk the
+right ``start`` index: the row of game ``i`` is the same whatever the chunk size, thread
+count or backend, and a resumed run equals an uninterrupted one row for row.
+
+Run folder (``out=DIR``)::
+
+    DIR/run.json        configuration (game, engine_version, preset, resolved settings, bot,
+                        bot params, seed), games requested, outcomes, ``complete``
+    DIR/chunks/games-{start:012d}-{stop:012d}.parquet
+                        the rows of game indices [start, stop), one file per finished chunk,
+                        each written atomically (temp file + rename) as soon as it finishes
+
+Calling :func:`run` again with the same ``out`` and the same configuration resumes: only the
+missing index ranges are played (any chunk size). More ``games`` extends the run, fewer
+returns the first ``games`` rows. A different configuration is refused and the folder is
+left untouched.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import os
+import sys
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simlib.core.game import Bot, Game
+from simlib.core.results import (
+    CHUNK_DIR,
+    RUN_FILE,
+    RUN_FORMAT,
+    SWEEP_FILE,
+    Results,
+    atomic_write_json,
+    atomic_write_parquet,
+    chunk_name,
+    concat_frames,
+    jsonable,
+    list_chunks,
+    missing_ranges,
+    normalize_frame,
+    present_ranges,
+    read_chunk_frames,
+    read_run_config,
+    run_meta,
+    simlib_version,
+    sort_games,
+)
+from simlib.errors import SimlibInputError
+from simlib.games.registry import get_game
+
+__all__ = ["run", "sweep", "compare", "DEFAULT_CHUNK_SIZE", "play_chunk"]
+
+#: Games per chunk when ``chunk_size`` is not given (local backend). A chunk is the unit of
+#: progress updates and checkpoints: large enough that per-chunk overhead (a kernel launch,
+#: a DataFrame, a parquet file) is negligible, small enough that an interrupted run loses
+#: little and the progress bar moves every second or so for a fast game.
+DEFAULT_CHUNK_SIZE = 200_000
+#: Smallest default chunk on the dask backend, which aims at ~4 chunks per worker.
+DASK_MIN_CHUNK_SIZE = 10_000
+#: Seconds to wait for a Dask scheduler given by address before giving up.
+DASK_CONNECT_TIMEOUT = 5
+#: Seconds before an automatic progress bar appears (short runs stay quiet).
+PROGRESS_DELAY = 2.0
+#: Largest number of games in one run (chunk file names hold 12 digits).
+MAX_GAMES = 10**12 - 1
+
+BACKENDS = ("local", "dask")
+
+
+# --- resolving a run ------------------------------------------------------------------------
+@dataclass
+class RunPlan:
+    """A fully resolved and validated run configuration."""
+
+    game: Game
+    preset: str
+    values: dict[str, Any]
+    bot: Bot
+    params: dict[str, float]
+    seed: int
+    games: int
+
+    def config(self) -> dict[str, Any]:
+        """Return the configuration a run folder must match to be resumed (JSON types)."""
+        return json.loads(
+            json.dumps(
+                jsonable(
+                    {
+                        "game": self.game.name,
+                        "engine_version": self.game.engine_version,
+                        "preset": self.preset,
+                        "settings": self.values,
+                        "bot": self.bot.name,
+                        "bot_params": self.params,
+                        "seed": self.seed,
+                    }
+                )
+            )
+        )
+
+    def run_file(self, games: int, complete: bool) -> dict[str, Any]:
+        """Contents of ``run.json``."""
+        return {
+            "simlib_run": RUN_FORMAT,
+            **self.config(),
+            "games": games,
+            "complete": complete,
+            "title": self.game.title or self.game.name,
+            "outcomes": list(self.game.outcomes),
+            "simlib_version": simlib_version(),
+        }
+
+
+def _check_int(
+    name: str, value: Any, lo: int, hi: int | None = None, hi_text: str | None = None
+) -> int:
+    if hi is None:
+        allowed = f"an integer >= {lo}"
+    else:
+        allowed = f"an integer from {lo} to {hi_text or hi}"
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        if isinstance(value, (float, np.floating)) and float(value).is_integer():
+            value = int(value)
+        else:
+            raise SimlibInputError(f"{name}: {value!r} is not allowed; expected {allowed}")
+    value = int(value)
+    if value < lo or (hi is not None and value > hi):
+        raise SimlibInputError(f"{name}: {value} is not allowed; expected {allowed}")
+    return value
+
+
+def resolve_run(
+    game: str | Game,
+    *,
+    preset: str | None = None,
+    settings: dict[str, Any] | None = None,
+    bot: str | None = None,
+    bot_params: dict[str, Any] | None = None,
+    games: Any,
+    seed: Any = 0,
+) -> RunPlan:
+    """Validate and resolve everything a run needs; raise ``SimlibInputError`` on bad input."""
+    g = get_game(game)
+    if settings is not None and not isinstance(settings, dict):
+        raise SimlibInputError(
+            f"settings: expected a dict of setting name -> value, not {type(settings).__name__}"
+        )
+    if bot_params is not None and not isinstance(bot_params, dict):
+        raise SimlibInputError(
+            f"bot_params: expected a dict of parameter name -> number, not "
+            f"{type(bot_params).__name__}"
+        )
+    values = g.resolve(preset, settings)
+    b = g.bot(bot)
+    params = b.resolve_params(bot_params)
+    games = _check_int("games", games, 1, MAX_GAMES, "10**12 - 1")
+    seed = _check_int("seed", seed, 0, 2**63 - 1, "2**63 - 1")
+    return RunPlan(
+        g, g.default_preset if preset is None else preset, values, b, params, seed, games
+    )
+
+
+def _fmt(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(jsonable(value))
+
+
+def _first_difference(stored: dict, new: dict) -> tuple[str, Any, Any] | None:
+    for key in ("game", "engine_version", "preset"):
+        if stored.get(key) != new[key]:
+            return key, stored.get(key), new[key]
+    old_s, new_s = stored.get("settings") or {}, new["settings"]
+    for key in list(new_s) + [k for k in old_s if k not in new_s]:
+        if old_s.get(key, "<unset>") != new_s.get(key, "<unset>"):
+            return key, old_s.get(key, "<unset>"), new_s.get(key, "<unset>")
+    if stored.get("bot") != new["bot"]:
+        return "bot", stored.get("bot"), new["bot"]
+    old_p, new_p = stored.get("bot_params") or {}, new["bot_params"]
+    for key in list(new_p) + [k for k in old_p if k not in new_p]:
+        if old_p.get(key, "<unset>") != new_p.get(key, "<unset>"):
+            return f"bot.{key}", old_p.get(key, "<unset>"), new_p.get(key, "<unset>")
+    if stored.get("seed") != new["seed"]:
+        return "seed", stored.get("seed"), new["seed"]
+    return None
+
+
+def check_out(out: str | os.PathLike, plan: RunPlan) -> dict | None:
+    """Check that ``out`` may hold ``plan``'s run, touching nothing.
+
+    Returns the stored ``run.json`` when the folder holds the same configuration (resume),
+    ``None`` when the folder is new or empty. Raises ``SimlibInputError`` otherwise.
+    """
+    folder = Path(out)
+    if not folder.exists():
+        return None
+    if not folder.is_dir():
+        raise SimlibInputError(f"out folder '{out}' is a file; expected a folder")
+    if (folder / RUN_FILE).exists():
+        stored = read_run_config(folder)
+        diff = _first_difference(stored, plan.config())
+        if diff is not None:
+            key, old, new = diff
+            if key == "game":
+                raise SimlibInputError(
+                    f"out folder '{out}' holds a run of {old}; this call runs {new}. "
+                    "Use another folder or the same configuration."
+                )
+            raise SimlibInputError(
+                f"out folder '{out}' holds a run of {stored['game']} with {key}={_fmt(old)}; "
+                f"this call has {key}={_fmt(new)}. Use another folder or the same configuration."
+            )
+        return stored
+    if any(folder.iterdir()):
+        raise SimlibInputError(
+            f"out folder '{out}' is not empty and holds no simlib run (no {RUN_FILE}); "
+            "use a new or empty folder"
+        )
+    return None
+
+
+def _chunks(ranges: Sequence[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    return [(a, min(a + size, stop)) for start, stop in ranges for a in range(start, stop, size)]
+
+
+# --- progress -------------------------------------------------------------------------------
+def _progress_bar(progress: bool | None, total: int, initial: int, desc: str | None):
+    from tqdm import tqdm
+
+    if progress is None:
+        disable = os.environ.get("SIMLIB_PROGRESS") == "0"
+        delay = PROGRESS_DELAY
+    else:
+        disable, delay = not progress, 0.0
+    return tqdm(
+        total=total,
+        initial=initial,
+        unit="games",
+        unit_scale=True,
+        file=sys.stderr,
+        desc=desc,
+        delay=delay,
+        disable=disable,
+        dynamic_ncols=True,
+        smoothing=0.1,
+    )
+
+
+# --- dask -----------------------------------------------------------------------------------
+_WORKER_GAMES: dict[str, Game] = {}
+
+
+@functools.lru_cache(maxsize=16)
+def _compiled_for(key: str) -> tuple:
+    spec = json.loads(key)
+    return _WORKER_GAMES[spec["game"]].compile(spec["settings"])
+
+
+def play_chunk(
+    game: str | Game,
+    values: dict[str, Any],
+    bot: str,
+    params: dict[str, float],
+    seed: int,
+    start: int,
+    count: int,
+    threads: int | None = None,
+) -> pd.DataFrame:
+    """Play games ``start .. start+count-1`` and return their DataFrame (a Dask task).
+
+    Takes plain data (the game by name or as a picklable ``Game``) so a worker needs only
+    simlib installed. Compiled settings are cached per worker process, keyed by the game,
+    its engine version and the resolved settings.
+    """
+    import numba
+
+    g = get_game(game)
+    _WORKER_GAMES[g.name] = g
+    key = json.dumps(
+        jsonable({"game": g.name, "engine_version": g.engine_version, "settings": values}),
+        sort_keys=True,
+    )
+    compiled = _compiled_for(key)
+    param_vec = np.array(list(params.values()), dtype=np.float64)
+    old = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+    try:
+        records = g.play_batch(compiled, g.bot(bot).id, param_vec, seed, start, count)
+    finally:
+        numba.set_num_threads(old)
+    return normalize_frame(g.records_to_frame(records), g.outcomes)
+
+
+def _connect(scheduler: Any):
+    """Return ``(client, owned_cluster_or_None, owned)`` for ``scheduler``."""
+    from dask.distributed import Client, LocalCluster
+
+    if scheduler is None:
+        cluster = LocalCluster(
+            n_workers=os.cpu_count() or 1,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+        )
+        return Client(cluster, set_as_default=False), cluster, True
+    if isinstance(scheduler, Client):
+        return scheduler, None, False
+    if isinstance(scheduler, str):
+        try:
+            client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
+        except (OSError, TimeoutError, ValueError, TypeError) as err:
+            reason = " ".join(str(err).split()) or type(err).__name__
+            raise SimlibInputError(
+                f"scheduler: cannot connect to '{scheduler}' "
+                f"({reason}); expected the address of a running Dask scheduler, "
+                "e.g. tcp://host:8786"
+            ) from None
+        return client, None, True
+    raise SimlibInputError(
+        "scheduler: expected a Dask scheduler address (e.g. 'tcp://host:8786'), a "
+        f"dask.distributed.Client or None, not {type(scheduler).__name__}"
+    )
+
+
+def _n_workers(client) -> int:
+    try:
+        return max(1, len(client.scheduler_info().get("workers", {})))
+    except Exception:  # noqa: BLE001 - only a sizing hint
+        return 1
+
+
+# --- the run --------------------------------------------------------------------------------
+def run(
+    game: str | Game,
+    *,
+    preset: str | None = None,
+    settings: dict[str, Any] | None = None,
+    bot: str | None = None,
+    bot_params: dict[str, Any] | None = None,
+    games: int,
+    seed: int = 0,
+    backend: str = "local",
+    scheduler: Any = None,
+    chunk_size: int | None = None,
+    out: str | os.PathLike | None = None,
+    progress: bool | None = None,
+    threads: int | None = None,
+) -> Results:
+    """Play ``games`` playthroughs of ``game`` and return their :class:`Results`.
+
+    Parameters
+    ----------
+    game : str or Game
+        Registry name (``simlib.games()``) or a ``Game`` object.
+    preset : str, optional
+        Preset name; the game's default preset if omitted.
+    settings : dict, optional
+        Setting overrides applied over the preset (strings are parsed).
+    bot : str, optional
+        Bot name; the game's default bot if omitted.
+    bot_params : dict, optional
+        Bot parameter overrides.
+    games : int
+        Number of playthroughs, game indices ``0 .. games-1``.
+    seed : int
+        Run seed, ``0 <= seed < 2**63``. Game ``i``'s outcome depends only on
+        ``(seed, i)``: the same seed under two settings gives common random numbers.
+    backend : {"local", "dask"}
+        ``"local"``: numba threads on this machine. ``"dask"``: one task per chunk on a
+        Dask distributed cluster; identical rows for the same seed.
+    scheduler : str or dask.distributed.Client, optional
+        Dask only: a scheduler address (``"tcp://host:8786"``), a ``Client``, or ``None``
+        for a LocalCluster (one single-threaded worker process per core) for this run.
+    chunk_size : int, optional
+        Games per chunk (the unit of progress and checkpoints). Default
+        ``min(games, DEFAULT_CHUNK_SIZE)`` locally; on dask about four chunks per worker.
+    out : path, optional
+        Run folder for checkpoints; an interrupted run called again resumes there.
+    progress : bool, optional
+        ``True`` always show a progress bar on stderr, ``False`` never, ``None``
+        (default) show it once a run lasts more than 2 s unless ``SIMLIB_PROGRESS=0``.
+    threads : int, optional
+        Numba threads for this run (``1 .. NUMBA_NUM_THREADS``); restored afterwards. On
+        dask: threads per task on the workers (default 1 on the automatic LocalCluster).
+
+    Returns
+    -------
+    Results
+        ``df`` sorted by ``game_index``; ``meta`` with the resolved configuration.
+
+    Raises
+    ------
+    SimlibInputError
+        Bad input (naming the argument and what is allowed), or an ``out`` folder that
+        holds something else.
+
+    """
+    plan = resolve_run(
+        game,
+        preset=preset,
+        settings=settings,
+        bot=bot,
+        bot_params=bot_params,
+        games=games,
+        seed=seed,
+    )
+    return execute(
+        plan,
+        backend=backend,
+        scheduler=scheduler,
+        chunk_size=chunk_size,
+        out=out,
+        progress=progress,
+        threads=threads,
+    )
+
+
+def _check_options(backend, scheduler, chunk_size, progress, threads) -> None:
+    import numba
+
+    if backend not in BACKENDS:
+        raise SimlibInputError(
+            f"backend: {backend!r} is not allowed; expected one of {', '.join(BACKENDS)}"
+        )
+    if scheduler is not None and backend != "dask":
+        raise SimlibInputError("scheduler: only used with backend='dask'")
+    if chunk_size is not None:
+        _check_int("chunk_size", chunk_size, 1)
+    if threads is not None:
+        _check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
+    if progress not in (None, True, False):
+        raise SimlibInputError(
+            f"progress: {progress!r} is not allowed; expected True, False or None (automatic)"
+        )
+
+
+def execute(
+    plan: RunPlan,
+    *,
+    backend: str = "local",
+    scheduler: Any = None,
+    chunk_size: int | None = None,
+    out: str | os.PathLike | None = None,
+    progress: bool | None = None,
+    threads: int | None = None,
+    desc: str | None = None,
+) -> Results:
+    """Run a resolved :class:`RunPlan` (see :func:`run` for the arguments)."""
+    import numba
+
+    _check_options(backend, scheduler, chunk_size, progress, threads)
+    games = plan.games
+    folder = Path(out) if out is not None else None
+    stored = check_out(folder, plan) if folder is not None else None
+
+    stored_games = stored["games"] if stored else 0
+    target = max(games, stored_games)
+    chunks_on_disk = list_chunks(folder) if stored else []
+    present = present_ranges(chunks_on_disk, games)
+    todo_ranges = missing_ranges(present, games)
+    done = games - sum(b - a for a, b in todo_ranges)
+
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / CHUNK_DIR).mkdir(exist_ok=True)
+        all_done = not missing_ranges(present_ranges(chunks_on_disk, target), target)
+        _write_run_file(folder, plan, stored, target, all_done)
+
+    frames: list[pd.DataFrame] = []
+
+    def finish_chunk(start: int, stop: int, frame: pd.DataFrame) -> None:
+        if len(frame) != stop - start or (
+            len(frame)
+            and (frame["game_index"].iloc[0] != start or frame["game_index"].iloc[-1] != stop - 1)
+        ):
+            raise RuntimeError(
+                f"{plan.game.name}: play_batch(start={start}, count={stop - start}) returned "
+                f"{len(frame)} rows not covering game indices {start}..{stop - 1}"
+            )
+        if folder is not None:
+            atomic_write_parquet(frame, folder / CHUNK_DIR / chunk_name(start, stop))
+        frames.append(frame)
+        bar.update(stop - start)
+
+    bar = _progress_bar(progress, games, done, desc)
+    old_threads = numba.get_num_threads()
+    try:
+        if backend == "local":
+            if todo_ranges:
+                size = chunk_size or min(games, DEFAULT_CHUNK_SIZE)
+                if threads is not None:
+                    numba.set_num_threads(threads)
+                compiled = plan.game.compile(plan.values)
+                param_vec = np.array(list(plan.params.values()), dtype=np.float64)
+                for start, stop in _chunks(todo_ranges, size):
+                    records = plan.game.play_batch(
+                        compiled, plan.bot.id, param_vec, plan.seed, start, stop - start
+                    )
+                    frame = normalize_frame(plan.game.records_to_frame(records), plan.game.outcomes)
+                    finish_chunk(start, stop, frame)
+        elif todo_ranges:
+            _run_dask(plan, todo_ranges, scheduler, chunk_size, threads, finish_chunk)
+    finally:
+        numba.set_num_threads(old_threads)
+        bar.close()
+
+    if folder is not None:
+        on_disk = list_chunks(folder)
+        old_frames = read_chunk_frames(
+            folder,
+            games,
+            plan.game.outcomes,
+            [c for c in chunks_on_disk if c in on_disk],
+        )
+        frames = old_frames + frames
+        all_done = not missing_ranges(present_ranges(on_disk, target), target)
+        _write_run_file(folder, plan, read_run_config(folder), target, all_done)
+    df = sort_games(concat_frames(frames, plan.game.outcomes))
+    cfg = plan.config()
+    cfg["title"] = plan.game.title or plan.game.name
+    cfg["outcomes"] = list(plan.game.outcomes)
+    return Results(df, run_meta(cfg, games, len(df), str(folder) if folder else None))
+
+
+def _write_run_file(
+    folder: Path, plan: RunPlan, stored: dict | None, games: int, complete: bool
+) -> None:
+    """(Re)write ``run.json`` when it is new or its ``games`` / ``complete`` change."""
+    if stored is None or stored.get("games") != games or stored.get("complete") != complete:
+        atomic_write_json(folder / RUN_FILE, plan.run_file(games, complete))
+
+
+def _run_dask(plan, ranges, scheduler, chunk_size, threads, finish_chunk) -> None:
+    from dask.distributed import as_completed
+
+    client, cluster, owned = _connect(scheduler)
+    futures = []
+    try:
+        if threads is None and cluster is not None:
+            threads = 1
+        if chunk_size is None:
+            workers = _n_workers(client)
+            chunk_size = min(
+                plan.games,
+                DEFAULT_CHUNK_SIZE,
+                max(DASK_MIN_CHUNK_SIZE, math.ceil(plan.games / (4 * workers))),
+            )
+        todo = _chunks(ranges, chunk_size)
+        token = uuid.uuid4().hex[:12]
+        where = {}
+        for start, stop in todo:
+            fut = client.submit(
+                play_chunk,
+                plan.game,
+                plan.values,
+                plan.bot.name,
+                plan.params,
+                plan.seed,
+                start,
+                stop - start,
+                threads,
+                key=f"simlib-{plan.game.name}-{token}-{start}",
+                pure=False,
+            )
+            futures.append(fut)
+            where[fut.key] = (start, stop)
+        for fut in as_completed(futures, loop=client.loop):
+            start, stop = where[fut.key]
+            frame = normalize_frame(fut.result(), plan.game.outcomes)
+            fut.release()
+            finish_chunk(start, stop, frame)
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        raise
+    finally:
+        if owned:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+# --- sweeps ---------------------------------------------------------------------------------
+def _value_label(value: Any) -> str:
+    text = _fmt(value)
+    return "".join(c if c.isalnum() or c in "._-+" else "_" for c in text)
+
+
+def sweep(
+    game: str | Game,
+    param: str,
+    values: Iterable[Any],
+    *,
+    preset: str | None = None,
+    settings: dict[str, Any] | None = None,
+    bot: str | None = None,
+    bot_params: dict[str, Any] | None = None,
+    games: int,
+    seed: int = 0,
+    out: str | os.PathLike | None = None,
+    **run_kwargs: Any,
+) -> Results:
+    """Run the same configuration for each value of one setting or bot parameter.
+
+    Every value is run with the same ``seed``, so game ``i`` sees the same random stream
+    under each value (common random numbers): differences between values are paired.
+
+    Parameters
+    ----------
+    game : str or Game
+        Registry name or ``Game`` object.
+    param : str
+        A setting name (``"hazard_cards"``) or a bot parameter prefixed with ``"bot."``
+        (``"bot.risk"``).
+    values : iterable
+        The values to run, in order; each is checked (and converted) like the setting.
+    preset, settings, bot, bot_params, games, seed
+        As in :func:`run`; fixed for every value.
+    out : path, optional
+        Each value is stored in the run folder ``out/<param>=<value>/`` (resumable), listed
+        in ``out/sweep.json``; ``Results.load(out)`` reads the whole sweep back.
+    **run_kwargs
+        ``backend``, ``scheduler``, ``chunk_size``, ``progress``, ``threads`` as in
+        :func:`run`.
+
+    Returns
+    -------
+    Results
+        The runs stacked, with a column named ``param`` holding each row's value (plus
+        ``preset`` and ``bot``); ``meta["sweep"] = param``.
+
+    """
+    unknown = set(run_kwargs) - {"backend", "scheduler", "chunk_size", "progress", "threads"}
+    if unknown:
+        raise SimlibInputError(
+            f"sweep: unexpected argument '{sorted(unknown)[0]}'; allowed extra arguments: "
+            "backend, scheduler, chunk_size, progress, threads"
+        )
+    g = get_game(game)
+    if not isinstance(param, str) or not param:
+        raise SimlibInputError("param: expected a setting name or 'bot.<parameter>'")
+    if isinstance(values, (str, bytes)):
+        raise SimlibInputError(f"values: expected a list of values for '{param}', not a string")
+    try:
+        values = list(values)
+    except TypeError:
+        raise SimlibInputError(f"values: expected a list of values for '{param}'") from None
+    if not values:
+        raise SimlibInputError(f"values: no values given for '{param}'")
+    settings = dict(settings or {})
+    bot_params = dict(bot_params or {})
+    is_bot = param.startswith("bot.")
+    key = param[4:] if is_bot else param
+    if is_bot:
+        b = g.bot(bot)
+        if key not in b.params:
+            allowed = ", ".join(f"bot.{k}" for k in b.params) or "none"
+            raise SimlibInputError(
+                f"param: '{param}' is not a parameter of bot '{b.name}'; allowed: {allowed}"
+            )
+        if key in bot_params:
+            raise SimlibInputError(f"param: '{param}' is swept; do not also fix it in bot_params")
+        coerced = [b.resolve_params({key: v})[key] for v in values]
+    else:
+        setting = g.setting(key)
+        if key in settings:
+            raise SimlibInputError(f"param: '{param}' is swept; do not also fix it in settings")
+        coerced = [setting.coerce(v) for v in values]
+    seen = set()
+    for v in coerced:
+        label = _fmt(v)
+        if label in seen:
+            raise SimlibInputError(f"values: {label} appears twice for '{param}'")
+        seen.add(label)
+
+    plans = []
+    for v in coerced:
+        if is_bot:
+            plan = resolve_run(
+                g,
+                preset=preset,
+                settings=settings,
+                bot=bot,
+                bot_params={**bot_params, key: v},
+                games=games,
+                seed=seed,
+            )
+        else:
+            plan = resolve_run(
+                g,
+                preset=preset,
+                settings={**settings, key: v},
+                bot=bot,
+                bot_params=bot_params,
+                games=games,
+                seed=seed,
+            )
+        folder = Path(out) / f"{param}={_value_label(v)}" if out is not None else None
+        if folder is not None:
+            check_out(folder, plan)
+        plans.append((v, plan, folder))
+    _check_options(
+        run_kwargs.get("backend", "local"),
+        run_kwargs.get("scheduler"),
+        run_kwargs.get("chunk_size"),
+        run_kwargs.get("progress"),
+        run_kwargs.get("threads"),
+    )
+    if out is not None:
+        _check_sweep_folder(Path(out), param)
+
+    if out is not None:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        atomic_write_json(
+            Path(out) / SWEEP_FILE,
+            {
+                "simlib_sweep": 1,
+                "game": g.name,
+                "param": param,
+                "values": coerced,
+                "cells": [folder.name for _, _, folder in plans],
+            },
+        )
+    owned = None
+    if run_kwargs.get("backend") == "dask" and not _is_client(run_kwargs.get("scheduler")):
+        # One cluster for the whole sweep rather than one per value.
+        client, cluster, _ = _connect(run_kwargs.get("scheduler"))
+        owned = (client, cluster)
+        run_kwargs = {**run_kwargs, "scheduler": client}
+        if cluster is not None and run_kwargs.get("threads") is None:
+            run_kwargs["threads"] = 1
+    try:
+        parts = [
+            execute(plan, out=folder, desc=f"{param}={_fmt(v)}", **run_kwargs)
+            for v, plan, folder in plans
+        ]
+    finally:
+        if owned is not None:
+            owned[0].close()
+            if owned[1] is not None:
+                owned[1].close()
+    res = Results.concat(parts, include=[param])
+    res.meta["sweep"] = param
+    return res
+
+
+def _check_sweep_folder(folder: Path, param: str) -> None:
+    """Refuse a sweep ``out`` folder that holds something other than sweep runs."""
+    if not folder.exists():
+        return
+    if not folder.is_dir():
+        raise SimlibInputError(f"out folder '{folder}' is a file; expected a folder")
+    if (folder / SWEEP_FILE).is_file():
+        return
+    if (folder / RUN_FILE).exists():
+        raise SimlibInputError(
+            f"out folder '{folder}' holds a single run; a sweep needs its own folder"
+        )
+    foreign = [p.name for p in folder.iterdir() if not (p.is_dir() and "=" in p.name)]
+    if foreign:
+        raise SimlibInputError(
+            f"out folder '{folder}' holds files that are not sweep runs (e.g. '{foreign[0]}'); "
+            "use a new or empty folder"
+        )
+
+
+def _is_client(obj: Any) -> bool:
+    try:
+        from dask.distributed import Client
+    except ImportError:  # pragma: no cover - dask is an optional extra
+        return False
+    return isinstance(obj, Client)
+
+
+# --- comparisons ----------------------------------------------------------------------------
+def compare(
+    a: Results | str | os.PathLike, b: Results | str | os.PathLike, confidence: float = 0.95
+):
+    """Compare the win rates of two results: difference with its interval and a p-value.
+
+    ``a`` and ``b`` are :class:`Results` or folders :meth:`Results.load` reads. When both
+    were run with the same seed over the same game indices, game ``i`` saw the same random
+    stream in both, so the comparison is paired (exact McNemar test on the discordant
+    games), which is much narrower; otherwise it is unpaired (two independent proportions).
+
+    Returns
+    -------
+    simlib.core.stats.Comparison
+        Prints as a one-paragraph summary; ``to_dict()`` gives the numbers.
+
+    """
+    from simlib.core import stats
+
+    ra = a if isinstance(a, Results) else Results.load(a)
+    rb = b if isinstance(b, Results) else Results.load(b)
+    for name, r in (("a", ra), ("b", rb)):
+        if len(r.df) == 0 or "win" not in r.df.columns:
+            raise SimlibInputError(f"compare: results {name} holds no games")
+    wins_a = ra.df["win"].to_numpy(dtype=bool)
+    wins_b = rb.df["win"].to_numpy(dtype=bool)
+    if is_paired(ra, rb):
+        return stats.compare_paired(wins_a, wins_b, confidence=confidence)
+    return stats.compare_unpaired(
+        int(wins_a.sum()), len(wins_a), int(wins_b.sum()), len(wins_b), confidence=confidence
+    )
+
+
+def is_paired(a: Results, b: Results) -> bool:
+    """Return True when ``a`` and ``b`` share a seed and the same (unique) game indices."""
+    seed_a, seed_b = a.meta.get("seed"), b.meta.get("seed")
+    if seed_a is None or seed_a != seed_b:
+        return False
+    ia = a.df["game_index"].to_numpy()
+    ib = b.df["game_index"].to_numpy()
+    return ia.shape == ib.shape and bool(np.array_equal(ia, ib)) and len(np.unique(ia)) == len(ia)

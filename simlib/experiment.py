@@ -1,0 +1,550 @@
+"""TOML experiment files: a grid of presets x bots x settings, run, saved and reported.
+
+An experiment file answers one question a designer asks. Example::
+
+    title = "Sub Terra: how hard is each difficulty?"
+    game = "subterra"
+    games = 100000                  # playthroughs per cell
+    seed = 2026                     # every cell uses this seed: common random numbers
+    out = "results/subterra_difficulty"
+    bots = ["explorer", "cautious"]            # optional; default: the game's default bot
+    presets = ["normal", "advanced", "expert"] # optional; default: the game's default preset
+
+    [grid]                  # optional; each key a setting, each value a list of values
+    cavers = [4, 5, 6]
+
+    [settings]              # optional; fixed setting overrides for every cell
+    hazard_cards = 18
+
+    [bot_params.explorer]   # optional; parameter overrides for one of the bots above
+    risk = 0.3
+
+    [report]                # optional; how report.html groups the results
+    sweep = ["cavers"]      # numeric grid keys drawn as difficulty curves
+    group_by = ["preset"]   # columns the tables and charts are grouped by
+
+Keys
+----
+``title`` (str), ``description`` (str), ``game`` (str, required), ``games`` (int >= 1,
+required: playthroughs per cell), ``seed`` (int, 0 <= seed < 2**63, default 0), ``out``
+(folder; a relative path is relative to the **current working directory**, not to the TOML
+file; default ``results/<file name without .toml>``), ``bots`` and ``presets`` (lists of
+names), ``chunk_size`` (int, optional), and the tables ``grid``, ``settings``,
+``bot_params`` and ``report``. Any other key is refused.
+
+The cells are every combination of ``presets`` x ``bots`` x the ``grid`` values, named like
+``preset=normal,bot=explorer,cavers=4``. Every cell's settings are resolved and checked
+before anything runs, so a bad value fails at once, naming the key.
+
+Output folder ``out``::
+
+    out/experiment.json     the definition, the command that reproduces it, complete flag
+    out/cells/<cell>/       one resumable run folder per cell (see ``simlib.core.runner``)
+    out/results.parquet     all cells stacked: the game's columns, then preset, bot and one
+                            column per grid key (written when every cell is done)
+    out/results.json        metadata of the stacked results (read by ``Results.load``)
+    out/report.html         tables and charts (``simlib.report.html.build_report``)
+
+Running the same file again resumes: finished chunks are never recomputed. An ``out``
+folder holding a different experiment (another game, seed, bots, presets, grid, settings
+or bot parameters) is refused untouched; changing ``games`` extends or truncates each cell.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simlib.core.game import Game
+from simlib.core.results import (
+    EXPERIMENT_FILE,
+    Results,
+    atomic_write_json,
+    jsonable,
+    read_json,
+)
+from simlib.core.runner import (
+    MAX_GAMES,
+    RunPlan,
+    _check_int,
+    _check_options,
+    _connect,
+    _fmt,
+    _is_client,
+    _value_label,
+    check_out,
+    execute,
+    resolve_run,
+)
+from simlib.errors import SimlibInputError
+from simlib.games.registry import get_game
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+__all__ = ["Experiment", "Cell", "load_experiment", "experiment_from_dict", "run_experiment"]
+
+TOP_KEYS = (
+    "title",
+    "description",
+    "game",
+    "games",
+    "seed",
+    "out",
+    "bots",
+    "presets",
+    "chunk_size",
+    "grid",
+    "settings",
+    "bot_params",
+    "report",
+)
+REPORT_KEYS = ("sweep", "group_by")
+# What must match for a rerun to reuse an out folder (games may change: cells extend).
+IDENTITY_KEYS = ("game", "seed", "presets", "bots", "grid", "settings", "bot_params")
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One combination of preset, bot and grid values, resolved and ready to run."""
+
+    name: str
+    preset: str
+    bot: str
+    grid: dict[str, Any]
+    plan: RunPlan
+
+
+@dataclass
+class Experiment:
+    """A validated experiment definition (see the module docstring for the TOML schema)."""
+
+    title: str
+    game: str
+    games: int
+    seed: int
+    out: Path
+    bots: list[str]
+    presets: list[str]
+    grid: dict[str, list[Any]]
+    settings: dict[str, Any]
+    bot_params: dict[str, dict[str, float]]
+    report: dict[str, list[str]]
+    cells: list[Cell]
+    description: str = ""
+    chunk_size: int | None = None
+    path: Path | None = None
+    source: dict[str, Any] = field(default_factory=dict)
+
+    def definition(self) -> dict[str, Any]:
+        """Return the definition as plain JSON data (what ``experiment.json`` stores)."""
+        return jsonable(
+            {
+                "title": self.title,
+                "description": self.description,
+                "game": self.game,
+                "games": self.games,
+                "seed": self.seed,
+                "out": str(self.out),
+                "bots": self.bots,
+                "presets": self.presets,
+                "grid": self.grid,
+                "settings": self.settings,
+                "bot_params": self.bot_params,
+                "report": self.report,
+                "chunk_size": self.chunk_size,
+            }
+        )
+
+    def command(self) -> str:
+        """Return the command line that runs (or resumes) this experiment."""
+        return f"simlib experiment {self.path}" if self.path else "simlib.run_experiment(...)"
+
+    def group_by(self) -> list[str]:
+        """Return the report's group columns: ``[report] group_by`` or each varying one."""
+        if "group_by" in self.report:
+            return list(self.report["group_by"])
+        dims = [("preset", self.presets), ("bot", self.bots), *self.grid.items()]
+        return [name for name, values in dims if len(values) > 1]
+
+    def sweep_params(self) -> list[str]:
+        """Return the settings drawn as curves: ``[report] sweep`` or numeric grid keys."""
+        if "sweep" in self.report:
+            return list(self.report["sweep"])
+        return [k for k, v in self.grid.items() if len(v) > 1 and _numeric(v)]
+
+    def __repr__(self) -> str:
+        return (
+            f"Experiment({self.title!r}, game={self.game}, {len(self.cells)} cells x "
+            f"{self.games:,} games, out='{self.out}')"
+        )
+
+
+def _numeric(values: list) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+
+
+# --- loading and validation ---------------------------------------------------------------
+def load_experiment(path: str | os.PathLike) -> Experiment:
+    """Read and validate an experiment TOML file; every cell is resolved before returning.
+
+    Raises
+    ------
+    SimlibInputError
+        A missing or malformed file (with tomllib's line and column), an unknown key at any
+        level, an unknown game, preset, bot, setting or bot parameter, or a bad value:
+        one line naming the key and what is allowed.
+
+    """
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise SimlibInputError(f"experiment file '{path}' does not exist") from None
+    except IsADirectoryError:
+        raise SimlibInputError(
+            f"experiment file '{path}' is a folder; expected a .toml file"
+        ) from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise SimlibInputError(f"{path}: not a UTF-8 text file; expected TOML") from None
+    except tomllib.TOMLDecodeError as err:
+        raise SimlibInputError(f"{path}: malformed TOML: {err}") from None
+    return experiment_from_dict(data, path=p)
+
+
+def experiment_from_dict(data: dict[str, Any], path: str | os.PathLike | None = None) -> Experiment:
+    """Validate an experiment given as a dict (the parsed TOML); see :func:`load_experiment`."""
+    src = str(path) if path is not None else "experiment"
+
+    def fail(msg: str) -> SimlibInputError:
+        return SimlibInputError(f"{src}: {msg}")
+
+    def check_keys(table: dict, allowed: tuple[str, ...], where: str) -> None:
+        for key in table:
+            if key not in allowed:
+                raise fail(f"unknown key '{where}{key}'; allowed: {', '.join(allowed)}")
+
+    def names(key: str, default: str, known: list[str], what: str) -> list[str]:
+        if key not in data:
+            return [default]
+        value = data[key]
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            raise fail(
+                f"'{key}' must be a non-empty list of {what} names, e.g. "
+                f'{key} = ["{known[0] if known else default}"]'
+            )
+        for v in value:
+            if v not in known:
+                raise fail(
+                    f"{what} '{v}' in '{key}' is not a {what} of {game.name}; "
+                    f"allowed: {', '.join(known)}"
+                )
+        dup = [v for v in value if value.count(v) > 1]
+        if dup:
+            raise fail(f"{what} '{dup[0]}' appears twice in '{key}'")
+        return list(value)
+
+    def table(key: str) -> dict:
+        value = data.get(key, {})
+        if not isinstance(value, dict):
+            raise fail(f"'{key}' must be a table ([{key}]), not a {type(value).__name__}")
+        return value
+
+    if not isinstance(data, dict):
+        raise fail("expected a TOML table of keys")
+    check_keys(data, TOP_KEYS, "")
+    for key in ("game", "games"):
+        if key not in data:
+            raise fail(f"missing key '{key}'")
+    for key in ("title", "description", "game", "out"):
+        if key in data and not isinstance(data[key], str):
+            raise fail(f"'{key}' must be a string")
+    try:
+        game: Game = get_game(data["game"])
+    except SimlibInputError as err:
+        raise fail(str(err)) from None
+    try:
+        games = _check_int("games", data["games"], 1, MAX_GAMES, "10**12 - 1")
+        seed = _check_int("seed", data.get("seed", 0), 0, 2**63 - 1, "2**63 - 1")
+        chunk_size = (
+            _check_int("chunk_size", data["chunk_size"], 1) if "chunk_size" in data else None
+        )
+    except SimlibInputError as err:
+        raise fail(str(err)) from None
+
+    presets = names("presets", game.default_preset, list(game.presets), "preset")
+    bots = names("bots", game.default_bot, [b.name for b in game.bots], "bot")
+    setting_names = [s.name for s in game.settings]
+
+    def coerce(where: str, key: str, value: Any) -> Any:
+        if key not in setting_names:
+            raise fail(
+                f"'{where}.{key}' is not a setting of {game.name}; "
+                f"allowed: {', '.join(setting_names)}"
+            )
+        try:
+            return game.setting(key).coerce(value)
+        except SimlibInputError as err:
+            raise fail(f"[{where}] {err}") from None
+
+    settings = {k: coerce("settings", k, v) for k, v in table("settings").items()}
+    grid: dict[str, list] = {}
+    for key, values in table("grid").items():
+        if not isinstance(values, list) or not values:
+            raise fail(f"'grid.{key}' must be a non-empty list of values, e.g. {key} = [1, 2]")
+        if key in settings:
+            raise fail(f"setting '{key}' is in both [grid] and [settings]; keep one")
+        coerced = [coerce("grid", key, v) for v in values]
+        labels = [_fmt(v) for v in coerced]
+        dup = [lab for lab in labels if labels.count(lab) > 1]
+        if dup:
+            raise fail(f"'grid.{key}' lists {dup[0]} twice")
+        grid[key] = coerced
+
+    bot_params: dict[str, dict[str, float]] = {}
+    for bot_name, params in table("bot_params").items():
+        if bot_name not in bots:
+            raise fail(
+                f"'bot_params.{bot_name}': '{bot_name}' is not one of this experiment's "
+                f"bots; allowed: {', '.join(bots)}"
+            )
+        if not isinstance(params, dict):
+            raise fail(f"'bot_params.{bot_name}' must be a table of parameter = number")
+        try:
+            full = game.bot(bot_name).resolve_params(params)
+        except SimlibInputError as err:
+            raise fail(f"[bot_params.{bot_name}] {err}") from None
+        bot_params[bot_name] = {k: full[k] for k in params}
+
+    report = table("report")
+    check_keys(report, REPORT_KEYS, "report.")
+    report_out: dict[str, list[str]] = {}
+    columns = ["preset", "bot", *grid]
+    for key in REPORT_KEYS:
+        if key not in report:
+            continue
+        value = report[key]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise fail(f"'report.{key}' must be a list of column names")
+        allowed = list(grid) if key == "sweep" else columns
+        for v in value:
+            if v not in allowed:
+                what = "numeric grid keys" if key == "sweep" else "columns"
+                raise fail(
+                    f"'report.{key}': '{v}' is not allowed; {what}: "
+                    f"{', '.join(allowed) or 'none (the grid is empty)'}"
+                )
+            if key == "sweep" and not _numeric(grid[v]):
+                raise fail(
+                    f"'report.sweep': '{v}' has non-numeric values; only numbers can "
+                    "be drawn as a curve"
+                )
+        report_out[key] = list(value)
+
+    out = (
+        Path(data["out"])
+        if "out" in data
+        else Path("results") / (Path(path).stem if path is not None else "experiment")
+    )
+
+    cells = []
+    grid_keys = list(grid)
+    for preset, bot in itertools.product(presets, bots):
+        for combo in itertools.product(*(grid[k] for k in grid_keys)):
+            cell_grid = dict(zip(grid_keys, combo, strict=True))
+            name = ",".join(
+                [f"preset={_value_label(preset)}", f"bot={_value_label(bot)}"]
+                + [f"{k}={_value_label(v)}" for k, v in cell_grid.items()]
+            )
+            try:
+                plan = resolve_run(
+                    game,
+                    preset=preset,
+                    settings={**settings, **cell_grid},
+                    bot=bot,
+                    bot_params=bot_params.get(bot),
+                    games=games,
+                    seed=seed,
+                )
+            except SimlibInputError as err:
+                raise fail(f"cell {name}: {err}") from None
+            cells.append(Cell(name, preset, bot, cell_grid, plan))
+
+    return Experiment(
+        title=data.get("title", f"{game.title or game.name} experiment"),
+        description=data.get("description", ""),
+        game=game.name,
+        games=games,
+        seed=seed,
+        out=out,
+        bots=bots,
+        presets=presets,
+        grid=grid,
+        settings=settings,
+        bot_params=bot_params,
+        report=report_out,
+        cells=cells,
+        chunk_size=chunk_size,
+        path=Path(path) if path is not None else None,
+        source=data,
+    )
+
+
+# --- running --------------------------------------------------------------------------------
+def _check_out_folder(exp: Experiment) -> dict | None:
+    out = exp.out
+    if not out.exists():
+        return None
+    if not out.is_dir():
+        raise SimlibInputError(f"out folder '{out}' is a file; expected a folder")
+    stored_file = out / EXPERIMENT_FILE
+    if not stored_file.exists():
+        if any(out.iterdir()):
+            raise SimlibInputError(
+                f"out folder '{out}' is not empty and holds no simlib experiment (no "
+                f"{EXPERIMENT_FILE}); set 'out' to a new or empty folder"
+            )
+        return None
+    stored = read_json(stored_file, "experiment file")
+    old = stored.get("experiment")
+    if not isinstance(old, dict):
+        raise SimlibInputError(f"'{stored_file}' is not an experiment file written by simlib")
+    new = exp.definition()
+    for key in IDENTITY_KEYS:
+        if old.get(key) != new.get(key):
+            raise SimlibInputError(
+                f"out folder '{out}' holds a different experiment ({key}: "
+                f"{_fmt(old.get(key))} there, {_fmt(new.get(key))} in this file); "
+                "set 'out' to another folder or restore the definition"
+            )
+    return stored
+
+
+def run_experiment(
+    exp: Experiment | str | os.PathLike,
+    progress: bool | None = None,
+    backend: str = "local",
+    scheduler: Any = None,
+    threads: int | None = None,
+) -> Results:
+    """Run every cell of an experiment (resumable), then save the results and a report.
+
+    Parameters
+    ----------
+    exp : Experiment or path
+        A loaded experiment or the path of its TOML file.
+    progress, backend, scheduler, threads
+        As in :func:`simlib.run`; a Dask cluster is shared by all cells.
+
+    Returns
+    -------
+    Results
+        All cells stacked, with columns ``preset``, ``bot`` and one per grid key.
+
+    """
+    from simlib.report import html
+
+    if not isinstance(exp, Experiment):
+        exp = load_experiment(exp)
+    _check_options(backend, scheduler, exp.chunk_size, progress, threads)
+    _check_out_folder(exp)
+    cell_dirs = [exp.out / "cells" / cell.name for cell in exp.cells]
+    for cell, folder in zip(exp.cells, cell_dirs, strict=True):
+        check_out(folder, cell.plan)
+
+    exp.out.mkdir(parents=True, exist_ok=True)
+    record = {
+        "simlib_experiment": 1,
+        "experiment": exp.definition(),
+        "source": str(exp.path) if exp.path else None,
+        "command": exp.command(),
+        "cells": [c.name for c in exp.cells],
+        "report": {"group_by": exp.group_by(), "sweep_params": exp.sweep_params()},
+        "complete": False,
+    }
+    from simlib import __version__
+
+    record["simlib_version"] = __version__
+    atomic_write_json(exp.out / EXPERIMENT_FILE, record)
+
+    owned = None
+    if backend == "dask" and not _is_client(scheduler):
+        client, cluster, _ = _connect(scheduler)
+        owned = (client, cluster)
+        scheduler = client
+        if cluster is not None and threads is None:
+            threads = 1
+    try:
+        parts = []
+        for i, (cell, folder) in enumerate(zip(exp.cells, cell_dirs, strict=True)):
+            desc = f"[{i + 1}/{len(exp.cells)}] {cell.name}"
+            parts.append(
+                execute(
+                    cell.plan,
+                    backend=backend,
+                    scheduler=scheduler,
+                    chunk_size=exp.chunk_size,
+                    out=folder,
+                    progress=progress,
+                    threads=threads,
+                    desc=desc,
+                )
+            )
+    finally:
+        if owned is not None:
+            owned[0].close()
+            if owned[1] is not None:
+                owned[1].close()
+
+    res = Results.concat(parts, include=list(exp.grid))
+    res.meta.update(
+        {
+            "title": exp.title,
+            "command": exp.command(),
+            "presets": exp.presets,
+            "bots": exp.bots,
+            "grid": jsonable(exp.grid),
+            "bot_params": jsonable(exp.bot_params),
+            "games_per_cell": exp.games,
+            "report": record["report"],
+        }
+    )
+    res.save(exp.out)
+    game = get_game(exp.game)
+    report_meta = {
+        "game": exp.game,
+        "presets": exp.presets,
+        "bots": exp.bots,
+        "grid": jsonable(exp.grid),
+        "settings": jsonable(exp.settings),
+        "bot_params": jsonable(exp.bot_params),
+        "seed": exp.seed,
+        "games per cell": exp.games,
+        "engine version": game.engine_version,
+        "simlib version": __version__,
+        "command": exp.command(),
+    }
+    html.build_report(
+        res.df,
+        exp.out / "report.html",
+        title=exp.title,
+        meta=report_meta,
+        group_by=exp.group_by(),
+        sweep_params=exp.sweep_params(),
+        outcomes=list(game.outcomes),
+        leave_columns=tuple(getattr(game, "leave_columns", ()) or ()),
+        measure_columns=tuple(getattr(game, "measure_columns", ()) or ()),
+    )
+    record["complete"] = True
+    atomic_write_json(exp.out / EXPERIMENT_FILE, record)
+    return res

@@ -1,0 +1,119 @@
+"""Sub Terra: the co-op cave escape, played rule by rule (``rules/sub-terra.txt``).
+
+Module layout: ``state.py`` (array layouts, geometry), ``engine.py`` (rules, phases, the
+batch kernel), ``bots.py`` (scripted cavers), ``compile.py`` (content tables -> arrays),
+``settings.py`` (settings and presets), ``data/default.toml`` (illustrative content).
+
+Readings of the checklist's open items (``shared/rules/sub-terra-checklist.md``)
+------------------------------------------------------------------------------------
+- ST-044: the first starting caver is random (setting ``start_seat`` fixes it); seats
+  take turns in index order, which is the clockwise seating order.
+- ST-054/055: cavers on the exit are out of the cave; the game ends as soon as no
+  conscious caver is off the exit, checked after every action and every phase. Unconscious
+  cavers elsewhere are then left behind.
+- ST-056: the exit is an ordinary tile for movement; the bots never leave it.
+- ST-077: unspent action points are lost at the end of the turn.
+- ST-109: a rope stays for the rest of the game; a tile holds one (from a supply of 6).
+- ST-112: a hidden caver still loses all health when a horror moves onto their tile.
+- ST-136: severe cards are in the pool and may or may not be dealt.
+- ST-141: Out of Time follows the card (setting ``out_of_time_rule = "rulebook"`` for the
+  rule text).
+- ST-144: the starting-caver marker skips removed cavers.
+- ST-170/171: a caver on a ledge or slide stands on the side they entered by; leaving the
+  other way is a crossing, limited for every kind of movement; horrors ignore it.
+- ST-175: a tile is discarded only when no legal rotation leaves an open side facing an
+  empty cell anywhere in the cave; the exit is never discarded.
+- ST-176: with the stack empty, Reveal and Explore cannot be taken.
+- ST-183: explosives on a wall facing a gap open that edge on the tile later laid there;
+  the Engineer blasts walls of their own tile only.
+- ST-190: lowest rank = the smallest rank number.
+- ST-198: a tie between spawn tiles goes to the lowest tile index (the players' choice).
+- ST-204: horrors may share a tile after moving.
+
+Other readings: the Engineer's explosives action costs its board's ``ability_cost`` (2);
+Run steps are plain Moves (no Swim or Squeeze, ST-096); a Reveal needs the caver able to
+leave through that side (a ledge cannot be revealed across without a rope, ST-163);
+health lost to gas entry is counted with gas damage. Hide lasts until the End Phase.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simlib.core.game import Bot, Game
+from simlib.games.subterra import bots as _bots
+from simlib.games.subterra import compile as _compile
+from simlib.games.subterra import engine as _engine
+from simlib.games.subterra import settings as _settings
+from simlib.games.subterra.state import MAX_CAVERS
+
+__all__ = ["GAME", "SubTerra"]
+
+BLOCK = 64  # games per block inside the batch kernel (state allocated once per block)
+
+MEASURES = (
+    "escaped", "left_behind", "tiles_revealed", "exit_revealed_round", "knockouts",
+    "horror_knockouts", "exertions", "out_of_time_deaths", "dmg_tremor", "dmg_flood",
+    "dmg_gas", "dmg_cave_in", "dmg_horror", "dmg_exert", "dmg_rough", "heals",
+)
+
+
+class SubTerra(Game):
+    """The Sub Terra game spec (see the module docstring for the readings)."""
+
+    name = "subterra"
+    title = "Sub Terra"
+    engine_version = "1"
+    settings = _settings.SETTINGS
+    presets = _settings.PRESETS
+    default_preset = "normal"
+    bots = tuple(
+        Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults)),
+            dict(_bots.PARAM_HELP), dict(_bots.PARAM_BOUNDS))
+        for name, (bid, defaults, desc) in _bots.BOTS.items()
+    )
+    default_bot = "explorer"
+    outcomes = _engine.OUTCOME_NAMES
+    leave_columns = tuple(f"leave_round_{i}" for i in range(MAX_CAVERS))
+    measure_columns = MEASURES
+    remaining_label = "cavers still in the cave"
+
+    def validate(self, values: dict[str, Any]) -> None:
+        """Check settings against each other and the content tables."""
+        _settings.validate(values)
+
+    def compile(self, values: dict[str, Any]) -> tuple:
+        """Resolved settings -> the kernel's ``params`` tuple."""
+        return _compile.compile_settings(values)
+
+    def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
+        """Play games ``start .. start+count-1`` and return their records."""
+        out = np.zeros(count, dtype=_engine.record_dt)
+        bp = np.ascontiguousarray(bot_params, dtype=np.float64)
+        _engine.play_batch_nb(compiled, int(bot_id), bp, np.uint64(seed), int(start), out,
+                              BLOCK)
+        return out
+
+    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
+        """Records -> one row per playthrough."""
+        cols: dict[str, Any] = {}
+        for name in records.dtype.names:
+            if name == "leave_round":
+                for i in range(MAX_CAVERS):
+                    cols[f"leave_round_{i}"] = records[name][:, i]
+            elif name == "outcome":
+                cols[name] = pd.Categorical.from_codes(records[name].astype(np.int64),
+                                                       categories=list(self.outcomes))
+            elif name == "exit_revealed_round":
+                v = records[name]
+                cols[name] = pd.array(np.where(v < 0, 0, v), dtype="Int16")
+                cols[name][v < 0] = pd.NA
+            else:
+                cols[name] = records[name]
+        return pd.DataFrame(cols)
+
+
+GAME = SubTerra()

@@ -1,0 +1,229 @@
+"""Sub Terra content tables (TOML) and resolved settings -> the arrays the kernel reads."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simlib.errors import SimlibInputError
+from simlib.games.subterra import engine
+from simlib.games.subterra.state import (
+    ABILITY_NAMES,
+    EFFECT_NAMES,
+    HAZARD_NAMES,
+    MAX_CAVERS,
+    SHAPE,
+    SHAPE_NAMES,
+    STACK_MAX,
+    TILE,
+    TILE_NAMES,
+)
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+DATA_DIR = Path(__file__).parent / "data"
+DEFAULT_DATA = DATA_DIR / "default.toml"
+SHAPE_MASKS = (SHAPE.CROSS, SHAPE.T, SHAPE.STRAIGHT, SHAPE.CORNER, SHAPE.DEAD_END)
+CAVE_TILE_TYPES = TILE_NAMES[2:]  # every type but start and exit
+DIFFICULTIES = ("normal", "advanced", "expert")
+REMOVED_BY = {"normal": ("normal",), "advanced": ("advanced",),
+              "expert": ("advanced", "expert")}  # ST-023..026
+
+
+def _read_toml(path: Path, what: str) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise SimlibInputError(f"{what} '{path}' does not exist") from None
+    except (OSError, IsADirectoryError) as err:
+        raise SimlibInputError(f"{what} '{path}' cannot be read: {err.strerror}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise SimlibInputError(f"{what} '{path}' is not valid TOML: {err}") from None
+
+
+def _merge(base: dict, over: dict) -> dict:
+    out = copy.deepcopy(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def load_data(path: str = "default") -> dict[str, Any]:
+    """Return the validated content tables: the defaults, overridden by ``path`` if given.
+
+    A designer's file may hold only the tables or keys it changes. Raises
+    ``SimlibInputError`` naming the table and key on any bad entry.
+    """
+    data = _read_toml(DEFAULT_DATA, "data file")
+    if path not in ("default", "", None):
+        data = _merge(data, _read_toml(Path(path), "data file"))
+    _validate(data)
+    return data
+
+
+def _need(cond: bool, msg: str) -> None:
+    if not cond:
+        raise SimlibInputError(msg)
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _validate(data: dict[str, Any]) -> None:
+    known = {"deck_size", "tiles", "cave_in_faces", "hazards", "effects", "cavers", "team"}
+    for key in data:
+        _need(key in known, f"data: unknown table '{key}'; allowed: {', '.join(sorted(known))}")
+    ds = data.get("deck_size", {})
+    for key in ("cavers", *DIFFICULTIES):
+        _need(isinstance(ds.get(key), list) and all(_is_int(v) and v > 0 for v in ds[key]),
+              f"data: deck_size.{key} must be a list of positive integers")
+        _need(len(ds[key]) == len(ds["cavers"]),
+              f"data: deck_size.{key} must have one entry per deck_size.cavers entry")
+    _need(_is_int(ds.get("first_game_bonus")) and ds["first_game_bonus"] >= 0,
+          "data: deck_size.first_game_bonus must be an integer >= 0")
+    tiles = data.get("tiles", {})
+    total = 0
+    for name in CAVE_TILE_TYPES:
+        row = tiles.get(name)
+        _need(isinstance(row, list) and len(row) == 6 and all(_is_int(v) and v >= 0 for v in row),
+              f"data: tiles.{name} must be 6 integers >= 0: count, cross, t, straight, corner, "
+              "dead_end")
+        _need(sum(row[1:]) == row[0],
+              f"data: tiles.{name}: the shape counts add up to {sum(row[1:])}, not {row[0]}")
+        if name in ("ledge", "slide"):
+            _need(row[0] == row[3], f"data: tiles.{name} tiles must all be straight")
+        total += row[0]
+    _need(1 <= total <= STACK_MAX - 1, f"data: tiles: {total} cave tiles; allowed 1 to "
+          f"{STACK_MAX - 1}")
+    for key in ("start_shape", "exit_shape"):
+        _need(tiles.get(key) in SHAPE_NAMES,
+              f"data: tiles.{key} must be one of {', '.join(SHAPE_NAMES)}")
+    faces = data.get("cave_in_faces", {}).get("faces")
+    _need(isinstance(faces, list) and len(faces) == tiles["cave_in"][0],
+          "data: cave_in_faces.faces needs one entry per cave_in tile")
+    for f in faces:
+        _need(isinstance(f, list) and len(f) >= 1 and all(_is_int(v) and 1 <= v <= 6 for v in f),
+              "data: cave_in_faces.faces entries must be lists of die numbers 1..6")
+    cards = data.get("hazards", {}).get("cards")
+    _need(isinstance(cards, list) and len(cards) >= 1, "data: hazards.cards must be a list")
+    for i, card in enumerate(cards):
+        _need(isinstance(card, list) and len(card) == 3 and card[0] in HAZARD_NAMES
+              and isinstance(card[1], bool) and card[2] in ("", "normal", "advanced", "expert"),
+              f"data: hazards.cards[{i}] must be [type, severe, removal] with type one of "
+              f"{', '.join(HAZARD_NAMES)}, severe true/false, removal '', 'normal', "
+              "'advanced' or 'expert'")
+    for kind in ("plain", "severe"):
+        eff = data.get("effects", {}).get(kind, {})
+        for name in EFFECT_NAMES:
+            _need(_is_int(eff.get(name)) and 0 <= eff[name] <= 20,
+                  f"data: effects.{kind}.{name} must be an integer from 0 to 20")
+    cavers = data.get("cavers")
+    _need(isinstance(cavers, list) and 1 <= len(cavers) <= MAX_CAVERS,
+          f"data: cavers must list 1 to {MAX_CAVERS} caver boards")
+    names = []
+    for i, b in enumerate(cavers):
+        for key in ("rank", "health", "ability_cost", "ability_value"):
+            _need(_is_int(b.get(key)) and b[key] >= 0, f"data: cavers[{i}].{key} must be an "
+                  "integer >= 0")
+        _need(b["health"] >= 1, f"data: cavers[{i}].health must be at least 1")
+        _need(b.get("ability") in ABILITY_NAMES,
+              f"data: cavers[{i}].ability must be one of {', '.join(ABILITY_NAMES)}")
+        _need(isinstance(b.get("name"), str), f"data: cavers[{i}].name must be a string")
+        names.append(b["name"])
+    ranks = [b["rank"] for b in cavers]
+    _need(len(set(ranks)) == len(ranks), "data: cavers: ranks must be distinct (ST-013)")
+    _need(len(set(names)) == len(names), "data: cavers: names must be distinct")
+    team = data.get("team", {}).get("default")
+    _need(isinstance(team, list) and all(t in names for t in team) and len(set(team)) == len(team),
+          "data: team.default must list distinct caver names from the cavers tables")
+
+
+def board_names(data: dict[str, Any]) -> list[str]:
+    """Names of the caver boards, in data order."""
+    return [b["name"] for b in data["cavers"]]
+
+
+def deck_size(data: dict[str, Any], difficulty: str, cavers: int) -> int | None:
+    """The printed hazard deck size for ``cavers`` x ``difficulty`` (None if not tabled)."""
+    ds = data["deck_size"]
+    if cavers not in ds["cavers"]:
+        return None
+    return int(ds[difficulty][ds["cavers"].index(cavers)])
+
+
+def hazard_pool(data: dict[str, Any], difficulty: str) -> np.ndarray:
+    """Ids of the hazard cards left in the pool at ``difficulty`` (ST-023..026)."""
+    removed = REMOVED_BY[difficulty]
+    return np.array([i for i, card in enumerate(data["hazards"]["cards"])
+                     if card[2] not in removed], dtype=np.int32)
+
+
+def team_boards(data: dict[str, Any], team: str, cavers: int) -> np.ndarray:
+    """Board index per seat for ``team`` ("default", "random" or comma-separated names)."""
+    names = board_names(data)
+    if team == "random":
+        return np.full(cavers, -1, dtype=np.int32)
+    chosen = data["team"]["default"] if team == "default" else [
+        s.strip() for s in team.split(",")]
+    return np.array([names.index(n) for n in chosen[:cavers]], dtype=np.int32)
+
+
+def compile_settings(values: dict[str, Any]) -> tuple:
+    """Resolved settings -> ``params`` tuple of arrays (layout in ``engine.py``)."""
+    data = load_data(values["data"])
+    cavers = values["cavers"]
+    difficulty = values["difficulty"]
+    pool = hazard_pool(data, difficulty)
+    deck = values["hazard_cards"]
+    if deck is None:
+        deck = deck_size(data, difficulty, cavers)
+        if values["first_game_bonus"]:
+            deck += data["deck_size"]["first_game_bonus"]
+    cfg = np.zeros(engine.CFG_N, dtype=np.int64)
+    cfg[engine.CFG_CAVERS] = cavers
+    cfg[engine.CFG_DECK] = deck
+    cfg[engine.CFG_EXIT_DEPTH] = values["exit_depth"]
+    cfg[engine.CFG_OOT_RULE] = 0 if values["out_of_time_rule"] == "card" else 1
+    tiles = data["tiles"]
+    cfg[engine.CFG_START_SHAPE] = SHAPE_MASKS[SHAPE_NAMES.index(tiles["start_shape"])]
+    cfg[engine.CFG_EXIT_SHAPE] = SHAPE_MASKS[SHAPE_NAMES.index(tiles["exit_shape"])]
+    cfg[engine.CFG_EXPLOSIVES] = values["explosives"]
+    cfg[engine.CFG_ROPES] = values["ropes"]
+    cfg[engine.CFG_START_SEAT] = values["start_seat"]
+    cfg[engine.CFG_CHECK] = 1 if values["check_invariants"] else 0
+    rows = []
+    faces = iter(data["cave_in_faces"]["faces"])
+    for name in CAVE_TILE_TYPES:
+        ty = TILE_NAMES.index(name)
+        counts = tiles[name]
+        for shape_i, k in enumerate(counts[1:]):
+            for _ in range(k):
+                f = 0
+                if ty == TILE.CAVE_IN:
+                    for v in next(faces):
+                        f |= 1 << v
+                rows.append((ty, SHAPE_MASKS[shape_i], f))
+    stack_base = np.array(rows, dtype=np.int32).reshape(-1, 3)
+    cards = np.array([(HAZARD_NAMES.index(c[0]), int(c[1])) for c in data["hazards"]["cards"]],
+                     dtype=np.int32)
+    effects = np.array([[data["effects"][k][e] for e in EFFECT_NAMES]
+                        for k in ("plain", "severe")], dtype=np.int32)
+    boards = np.array([(b["rank"], values["health"] or b["health"],
+                        ABILITY_NAMES.index(b["ability"]), b["ability_cost"], b["ability_value"])
+                       for b in data["cavers"]], dtype=np.int32)
+    team = team_boards(data, values["team"], cavers)
+    return (cfg, stack_base, pool, cards, effects, boards, team)

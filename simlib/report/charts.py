@@ -1,0 +1,483 @@
+"""Charts over summary tables and playthrough DataFrames (matplotlib).
+
+Every plot takes ``ax=None`` and returns the ``Axes`` it drew on; with ``ax=None`` a new
+pyplot figure is made (so notebooks show it inline). Nothing here sets global rcParams,
+calls ``plt.show`` or knows a game: charts read DataFrames only. Titles and axis labels
+name the setting, the metric and the interval.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Hashable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+from simlib.report.tables import group_codes, group_columns, group_labels
+
+__all__ = [
+    "difficulty_curve",
+    "outcome_bars",
+    "rounds_histogram",
+    "remaining_by_round",
+    "remaining_by_round_table",
+    "heatmap",
+    "fig_to_png_bytes",
+]
+
+#: Leave-round sentinel: the unit never left play (still in play at the end).
+NEVER_LEFT = -1
+#: Leave-round sentinel: the unit was not in this game.
+NOT_PRESENT = -2
+
+
+def _new_ax(ax, figsize=(7.0, 4.5)):
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return ax
+
+
+def _conf_label(table: pd.DataFrame) -> str:
+    conf = table.attrs.get("confidence", 0.95)
+    return f"{100 * conf:g}% Wilson CI"
+
+
+def _names(cols: Sequence[Hashable]) -> str:
+    return " / ".join(map(str, cols))
+
+
+def _ordered_values(values: pd.Series) -> list:
+    """Distinct values in natural order: categorical order, numbers ascending, else first seen."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        present = set(pd.unique(values.dropna()))
+        return [c for c in values.cat.categories if c in present]
+    uniq = pd.unique(values.dropna())
+    if pd.api.types.is_numeric_dtype(values):
+        return sorted(uniq.tolist())
+    return list(uniq)
+
+
+def _percent_y(ax) -> None:
+    ax.set_ylim(0.0, 1.0)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+
+
+def difficulty_curve(summary, x, hue=None, ax=None, label=None):
+    """Plot win rate against a swept setting, with a shaded confidence band.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        Output of :func:`simlib.report.tables.summary` grouped by at least ``x`` (and
+        ``hue``), with columns ``win_rate``, ``win_lo``, ``win_hi``.
+    x : str
+        The swept setting. Numeric settings are placed at their values; others
+        (strings, categoricals) at evenly spaced positions in their natural order.
+    hue : str or list of str, optional
+        Column(s) splitting the curves, one line per value (several columns are combined
+        into one label like ``"expert / cautious"``).
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    label : str, optional
+        Legend label of the single line when ``hue`` is None (for overlaying calls).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on: one line and one band per curve.
+
+    """
+    ax = _new_ax(ax)
+    hue_cols = group_columns(hue)
+    table = summary
+    xvals = table[x]
+    numeric = pd.api.types.is_numeric_dtype(xvals) and not pd.api.types.is_bool_dtype(xvals)
+    numeric = numeric and not isinstance(xvals.dtype, pd.CategoricalDtype)
+    if numeric:
+        pos = xvals.to_numpy(dtype=float)
+    else:
+        order = _ordered_values(xvals)
+        index = {v: i for i, v in enumerate(order)}
+        pos = np.array([index.get(v, np.nan) for v in xvals.astype(object)], dtype=float)
+
+    if hue_cols:
+        codes, keys = group_codes(table, hue_cols)
+        names = group_labels(keys)
+    else:
+        codes = np.zeros(len(table), dtype=np.intp)
+        names = [label]
+
+    rate = table["win_rate"].to_numpy(dtype=float)
+    lo = table["win_lo"].to_numpy(dtype=float)
+    hi = table["win_hi"].to_numpy(dtype=float)
+    for g, name in enumerate(names):
+        rows = np.flatnonzero(codes == g)
+        rows = rows[np.argsort(pos[rows], kind="stable")]
+        (line,) = ax.plot(pos[rows], rate[rows], marker="o", markersize=3.5, label=name)
+        ax.fill_between(
+            pos[rows], lo[rows], hi[rows], color=line.get_color(), alpha=0.2, linewidth=0
+        )
+
+    if not numeric:
+        ax.set_xticks(range(len(order)))
+        ax.set_xticklabels([str(v) for v in order])
+    elif pd.api.types.is_integer_dtype(xvals):
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    _percent_y(ax)
+    ax.set_xlabel(str(x))
+    ax.set_ylabel(f"win rate ({_conf_label(summary)})")
+    title = f"Win rate by {x}"
+    if hue_cols:
+        title += f", one line per {_names(hue_cols)}"
+    ax.set_title(f"{title} (band: {_conf_label(summary)})")
+    if hue_cols or label is not None:
+        ax.legend(title=_names(hue_cols) if hue_cols else None, fontsize="small")
+    ax.grid(True, alpha=0.3)
+    return ax
+
+
+def outcome_bars(summary, x, outcomes, ax=None, colors=None):
+    """Stacked bars of outcome shares per group.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        Output of :func:`simlib.report.tables.summary` with ``share_<outcome>`` columns.
+    x : str, list of str or None
+        Group column(s) along the x axis; several are combined into one label per bar
+        (``"normal / 4"``). ``None`` draws every row of ``summary`` as "all games".
+    outcomes : sequence of str or None
+        Outcomes to stack, bottom to top. ``None`` takes every ``share_*`` column in order.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    colors : mapping or sequence, optional
+        Colour per outcome (dict keyed by outcome, or a list in ``outcomes`` order).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on: ``len(summary) * len(outcomes)`` bar patches and a legend.
+
+    """
+    ax = _new_ax(ax)
+    x_cols = group_columns(x)
+    if outcomes is None:
+        outcomes = [
+            c[len("share_") :]
+            for c in summary.columns
+            if isinstance(c, str) and c.startswith("share_")
+        ]
+    outcomes = list(outcomes)
+    missing = [o for o in outcomes if f"share_{o}" not in summary.columns]
+    if missing:
+        raise KeyError(
+            f"outcome_bars: no share column for outcome(s) {missing}; "
+            "pass the outcomes the summary was built with"
+        )
+    labels = group_labels(summary[x_cols]) if x_cols else ["all games"] * len(summary)
+    pos = np.arange(len(summary))
+    bottom = np.zeros(len(summary))
+    for j, name in enumerate(outcomes):
+        if isinstance(colors, Mapping):
+            color = colors.get(name)
+        elif colors is not None:
+            color = list(colors)[j]
+        else:
+            color = None
+        share = np.nan_to_num(summary[f"share_{name}"].to_numpy(dtype=float))
+        ax.bar(
+            pos,
+            share,
+            bottom=bottom,
+            width=0.8,
+            label=str(name),
+            color=color,
+            edgecolor="white",
+            linewidth=0.5,
+        )
+        bottom += share
+    ax.set_xticks(pos)
+    long = len(labels) > 6 or max((len(s) for s in labels), default=0) > 10
+    ax.set_xticklabels(labels, rotation=45 if long else 0, ha="right" if long else "center")
+    _percent_y(ax)
+    ax.set_ylabel("share of games")
+    ax.set_xlabel(_names(x_cols) if x_cols else "")
+    ax.set_title(f"Outcome shares by {_names(x_cols)}" if x_cols else "Outcome shares")
+    ax.legend(title="outcome", fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return ax
+
+
+def rounds_histogram(df, by=None, ax=None, column="rounds"):
+    """Histogram of an integer column (game length) as shares of games, unit-width bins.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        One row per playthrough with an integer column ``column``.
+    by : str or list of str, optional
+        Group column(s); each group is drawn as its own outline, normalised to its own
+        number of games.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    column : str, default "rounds"
+        The integer measure to histogram. Missing values are ignored.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on: one step patch per group (one filled patch without ``by``).
+
+    """
+    ax = _new_ax(ax)
+    by_cols = group_columns(by)
+    codes, keys = group_codes(df, by_cols)
+    values = df[column].to_numpy(dtype=float, na_value=np.nan)
+    ok = ~np.isnan(values)
+    codes, values = codes[ok], np.rint(values[ok]).astype(np.int64)
+    n_groups = len(keys)
+    if len(values):
+        vmin, vmax = int(values.min()), int(values.max())
+    else:
+        vmin = vmax = 0
+    width = vmax - vmin + 1
+    counts = np.bincount(codes * width + (values - vmin), minlength=n_groups * width)
+    counts = counts.reshape(n_groups, width)
+    edges = np.arange(vmin, vmax + 2) - 0.5
+    names = group_labels(keys) if by_cols else [f"all games (n={len(values):,})"]
+    for g, name in enumerate(names):
+        total = counts[g].sum()
+        share = counts[g] / total if total else counts[g].astype(float)
+        if by_cols:
+            ax.stairs(share, edges, label=name, linewidth=1.5)
+        else:
+            ax.stairs(share, edges, label=name, fill=True, alpha=0.6)
+    ax.set_xlabel(str(column))
+    ax.set_ylabel("share of games")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))  # auto decimals: shares can be small
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylim(bottom=0.0)
+    title = f"Distribution of {column}"
+    if by_cols:
+        title += f" by {_names(by_cols)}"
+        ax.legend(title=_names(by_cols), fontsize="small")
+    ax.set_title(title + " (share of games)")
+    return ax
+
+
+def remaining_by_round_table(df, leave_columns, by=None, max_round=None):
+    """Mean number of units still in play at each round, per group.
+
+    Each column in ``leave_columns`` holds, per playthrough, the round at which one unit
+    left play (escaped or was removed). Sentinels: ``-1`` means the unit never left (it
+    was still in play at the end); ``-2`` (or any other negative value, or NaN) means the
+    unit was not in this game. At round ``r`` a present unit counts if its leave round is
+    greater than ``r`` or it never left.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        One row per playthrough.
+    leave_columns : sequence of str
+        One column per unit slot with the leave round or a sentinel.
+    by : str or list of str, optional
+        Group columns, ordered as in :func:`simlib.report.tables.summary`.
+    max_round : int, optional
+        Last round of the table. Default: the largest of ``df["rounds"]`` (if present) and
+        the leave rounds.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Group columns, ``round`` (0 .. max_round) and ``mean_remaining`` (mean over the
+        group's playthroughs), one row per group and round.
+
+    """
+    cols = group_columns(leave_columns)
+    missing = [c for c in cols if c not in df.columns]
+    if missing:
+        raise KeyError(f"remaining_by_round: leave column(s) {missing} not in the DataFrame")
+    codes, keys = group_codes(df, by)
+    n_groups = len(keys)
+    n = np.bincount(codes, minlength=n_groups)
+    leaves = [df[c].to_numpy(dtype=float, na_value=np.nan) for c in cols]
+
+    if max_round is None:
+        # NaN compares False with everything, so NaN counts as "not present" throughout.
+        tops = [np.max(v, where=v >= 0, initial=0.0) for v in leaves]
+        max_round = int(max(tops, default=0.0))
+        if "rounds" in df.columns and len(df):
+            rmax = df["rounds"].max()
+            if pd.notna(rmax):
+                max_round = max(max_round, int(rmax))
+    max_round = int(max_round)
+    width = max_round + 2  # bins 0..max_round, and one for "after max_round"
+
+    never_per_group = np.zeros(n_groups)
+    hist = np.zeros(n_groups * width)
+    for v in leaves:
+        never_per_group += np.bincount(codes[v == NEVER_LEFT], minlength=n_groups)
+        left = v >= 0
+        # For integer rounds r, "leave > r" is "floor(leave) > r".
+        bins = np.minimum(np.floor(v[left]), max_round + 1).astype(np.int64)
+        hist += np.bincount(codes[left] * width + bins, minlength=n_groups * width)
+    hist = hist.reshape(n_groups, width)
+    # later[g, r] = number of units in group g leaving at a round > r.
+    later = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1][:, 1:]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = (later + never_per_group[:, None]) / n[:, None]
+
+    rounds = np.arange(max_round + 1)
+    out = keys.loc[np.repeat(np.arange(n_groups), len(rounds))].reset_index(drop=True)
+    out["round"] = np.tile(rounds, n_groups)
+    out["mean_remaining"] = mean.reshape(-1)
+    return out
+
+
+def remaining_by_round(df, leave_columns, by=None, ax=None, ylabel="units still in play"):
+    """Plot the mean number of units still in play at each round, one line per group.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        One row per playthrough; see :func:`remaining_by_round_table` for the sentinels.
+    leave_columns : sequence of str
+        One column per unit slot with its leave round.
+    by : str or list of str, optional
+        Group column(s); one line per group.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    ylabel : str, default "units still in play"
+        What a unit is, in the game's words (e.g. "cavers still in the cave").
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on: one line per group.
+
+    """
+    ax = _new_ax(ax)
+    by_cols = group_columns(by)
+    table = remaining_by_round_table(df, leave_columns, by=by_cols)
+    codes, keys = group_codes(table, by_cols)
+    names = group_labels(keys) if by_cols else ["all games"]
+    r = table["round"].to_numpy()
+    m = table["mean_remaining"].to_numpy(dtype=float)
+    for g, name in enumerate(names):
+        rows = codes == g
+        ax.plot(r[rows], m[rows], drawstyle="steps-post", label=name)
+    ax.set_xlabel("round")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel(f"{ylabel} (mean per game)")
+    ax.set_ylim(bottom=0.0)
+    title = f"{ylabel[:1].upper()}{ylabel[1:]} by round (mean per game)"
+    if by_cols:
+        title += f", by {_names(by_cols)}"
+        ax.legend(title=_names(by_cols), fontsize="small")
+    ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+    return ax
+
+
+def _is_rate(name: str) -> bool:
+    return name.endswith("rate") or name.startswith("share_")
+
+
+def heatmap(table, row, col, value="win_rate", lo="win_lo", hi="win_hi", ax=None):
+    """Annotated heatmap of a value over two group columns, e.g. a matchup table.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per (``row``, ``col``) pair, e.g. a summary by ``[row, col]``.
+    row, col : str
+        Columns giving the heatmap rows and columns (natural order).
+    value : str, default "win_rate"
+        The value coloured and printed in each cell. Rates and shares (names ending in
+        ``rate`` or starting with ``share_``) print as percent on a 0–1 scale.
+    lo, hi : str or None, default "win_lo", "win_hi"
+        Interval columns printed under the value as ``[40–42]``; ``None`` or absent
+        columns print the value only.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on, one text per cell that has a value.
+
+    """
+    ax = _new_ax(ax)
+    if table.duplicated([row, col]).any():
+        raise ValueError(
+            f"heatmap: several rows share the same ({row}, {col}); "
+            f"summarise by [{row!r}, {col!r}] first"
+        )
+    rows = _ordered_values(table[row])
+    cols = _ordered_values(table[col])
+    ri = pd.Index(rows).get_indexer(table[row].astype(object))
+    ci = pd.Index(cols).get_indexer(table[col].astype(object))
+    ok = (ri >= 0) & (ci >= 0)
+    grid = np.full((len(rows), len(cols)), np.nan)
+    grid[ri[ok], ci[ok]] = table[value].to_numpy(dtype=float)[ok]
+    has_ci = lo is not None and hi is not None and lo in table.columns and hi in table.columns
+    if has_ci:
+        glo = np.full_like(grid, np.nan)
+        ghi = np.full_like(grid, np.nan)
+        glo[ri[ok], ci[ok]] = table[lo].to_numpy(dtype=float)[ok]
+        ghi[ri[ok], ci[ok]] = table[hi].to_numpy(dtype=float)[ok]
+    rate = _is_rate(str(value))
+
+    kw = {"vmin": 0.0, "vmax": 1.0} if rate else {}
+    im = ax.imshow(np.ma.masked_invalid(grid), cmap="RdYlGn", aspect="auto", **kw)
+    cbar = ax.figure.colorbar(im, ax=ax)
+    if rate:
+        cbar.ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    for i in range(len(rows)):
+        for j in range(len(cols)):
+            v = grid[i, j]
+            if np.isnan(v):
+                continue
+            text = f"{100 * v:.0f}%" if rate else f"{v:.3g}"
+            if has_ci and not np.isnan(glo[i, j]):
+                if rate:
+                    text += f"\n[{100 * glo[i, j]:.0f}–{100 * ghi[i, j]:.0f}]"
+                else:
+                    text += f"\n[{glo[i, j]:.3g}–{ghi[i, j]:.3g}]"
+            ax.text(j, i, text, ha="center", va="center", fontsize="small")
+    ax.set_xticks(range(len(cols)))
+    ax.set_xticklabels([str(c) for c in cols])
+    ax.set_yticks(range(len(rows)))
+    ax.set_yticklabels([str(r) for r in rows])
+    ax.set_xlabel(str(col))
+    ax.set_ylabel(str(row))
+    metric = str(value).replace("_", " ")
+    interval = f", {_conf_label(table)} in brackets" if has_ci else ""
+    ax.set_title(f"{metric} by {row} and {col}{interval}")
+    return ax
+
+
+def fig_to_png_bytes(fig, dpi=100):
+    """Render a figure (or the figure of an Axes) to PNG bytes.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure or matplotlib.axes.Axes
+        What to render.
+    dpi : int, default 100
+        Resolution.
+
+    Returns
+    -------
+    bytes
+        The PNG file content. The ``Software`` metadata (which carries a URL) is omitted.
+
+    """
+    fig = getattr(fig, "figure", fig) if not hasattr(fig, "savefig") else fig
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata={"Software": None})
+    return buf.getvalue()

@@ -1,0 +1,141 @@
+"""A tiny but real game for fast tests of the runner, experiments and the command line.
+
+Rules: a game lasts up to ``max_rounds`` rounds; the player needs ``max_rounds // 2 + 1``
+round wins. Each round draws one uniform ``u``; the round is won when ``u < threshold``
+where ``threshold = p * (1 + boost * risk)`` (capped at 1). The bold bot can also bust: a
+round with ``u >= 1 - 0.1 * risk`` ends the game as a loss. Each round draws exactly one
+number, so the same ``(seed, game_index)`` under a higher ``p`` wins a superset of rounds:
+sweeps over ``p`` are coupled and a game's win is monotone in ``p``.
+
+Importable as ``toygame`` (pytest puts ``tests/`` on ``sys.path``) and usable from the
+command line with ``SIMLIB_EXTRA_GAMES=toygame:GAME`` and ``tests/`` on ``PYTHONPATH``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simlib.core.game import Bot, Game, Setting
+from simlib.core.jit import njit, njit_parallel, prange
+from simlib.core.rng import seed_state_nb, uniform_nb
+from simlib.games.registry import register
+
+OUTCOMES = ("win", "loss")
+WIN = 0
+LOSS = 1
+STEADY = 0
+BOLD = 1
+
+toy_dt = np.dtype(
+    [
+        ("game_index", np.int64),
+        ("win", np.bool_),
+        ("outcome", np.int8),
+        ("rounds", np.int16),
+        ("rounds_won", np.int16),
+    ],
+    align=True,
+)
+
+
+@njit
+def play_one_nb(p, max_rounds, bot_id, risk, state):
+    """Play one game; return ``(win, rounds, rounds_won)``. ``state`` (uint64[4]) advances."""
+    need = max_rounds // 2 + 1
+    boost = 0.1 if bot_id == STEADY else 0.2
+    threshold = min(1.0, p * (1.0 + boost * risk))
+    bust = 1.0 - 0.1 * risk if bot_id == BOLD else 2.0
+    won = 0
+    for r in range(max_rounds):
+        u = uniform_nb(state)
+        if u >= bust:
+            return False, r + 1, won
+        if u < threshold:
+            won += 1
+            if won >= need:
+                return True, r + 1, won
+    return False, max_rounds, won
+
+
+@njit_parallel
+def play_batch_nb(p, max_rounds, bot_id, params, seed, start, out):
+    """Fill ``out`` (toy_dt[n], written) with games ``start .. start+n-1`` of run ``seed``."""
+    for i in prange(out.shape[0]):
+        state = np.empty(4, dtype=np.uint64)
+        seed_state_nb(seed, start + i, state)
+        win, rounds, won = play_one_nb(p, max_rounds, bot_id, params[0], state)
+        out[i].game_index = start + i
+        out[i].win = win
+        out[i].outcome = WIN if win else LOSS
+        out[i].rounds = rounds
+        out[i].rounds_won = won
+
+
+class ToyGame(Game):
+    """The toy game spec: settings ``p`` and ``max_rounds``, bots ``steady`` and ``bold``."""
+
+    name = "toy"
+    title = "Toy coin game"
+    engine_version = "1"
+    settings = (
+        Setting("p", float, 0.5, "chance a round is won", lo=0.0, hi=1.0),
+        Setting("max_rounds", int, 10, "rounds before the game is lost", lo=1, hi=50),
+    )
+    presets = {"normal": {}, "easy": {"p": 0.6}, "hard": {"p": 0.4}}
+    default_preset = "normal"
+    bots = (
+        Bot("steady", STEADY, "never busts", {"risk": 0.0}, {"risk": "push"}, {"risk": (0.0, 1.0)}),
+        Bot(
+            "bold",
+            BOLD,
+            "pushes harder, may bust",
+            {"risk": 0.5},
+            {"risk": "push"},
+            {"risk": (0.0, 1.0)},
+        ),
+    )
+    default_bot = "steady"
+    outcomes = OUTCOMES
+    measure_columns = ("rounds_won",)
+
+    def compile(self, values: dict[str, Any]) -> tuple:
+        return (np.float64(values["p"]), np.int64(values["max_rounds"]))
+
+    def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
+        out = np.zeros(count, dtype=toy_dt)
+        p, max_rounds = compiled
+        play_batch_nb(
+            p,
+            max_rounds,
+            np.int64(bot_id),
+            np.asarray(bot_params, np.float64),
+            np.uint64(seed),
+            np.int64(start),
+            out,
+        )
+        return out
+
+    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "game_index": records["game_index"].astype(np.int64),
+                "win": records["win"].astype(bool),
+                "outcome": pd.Categorical.from_codes(
+                    records["outcome"].astype(np.int8), categories=list(OUTCOMES)
+                ),
+                "rounds": records["rounds"].astype(np.int16),
+                "rounds_won": records["rounds_won"].astype(np.int16),
+            }
+        )
+
+
+GAME = ToyGame()
+
+
+def register_toy() -> ToyGame:
+    """Register the toy game under "toy" and return it."""
+    register(GAME)
+    return GAME
