@@ -42,6 +42,8 @@ class Setting:
             return "true or false"
         if self.choices is not None:
             return "one of " + ", ".join(self.choices)
+        if self.kind is str:
+            return "text"
         kind = "an integer" if self.kind is int else "a number"
         if self.lo is not None and self.hi is not None:
             return f"{kind} from {_fmt(self.lo)} to {_fmt(self.hi)}"

@@ -155,22 +155,27 @@ def enter_tile_nb(tl, cv, gs, c, t, from_side, rng):
 def link_tile_nb(tl, nb, grid, gs, t):
     """Connect tile ``t`` with its placed neighbours and update the frontier count.
 
-    Writes ``nb`` (both directions) and ``gs[FRONTIER]``.
+    Writes ``nb`` (both directions), ``tl[FREE]`` of ``t`` and its neighbours, and
+    ``gs[FRONTIER]``.
     """
+    free = 0
     for d in range(4):
         cell = neighbour_cell_nb(tl, t, d)
         u = grid[cell]
         mine = (tl[t, TFC.OPEN] >> d) & 1
         if u < 0:
+            free |= 1 << d
             if mine:
                 gs[GFC.FRONTIER] += 1
             continue
+        tl[u, TFC.FREE] &= ~(1 << opp_nb(d))
         theirs = (tl[u, TFC.OPEN] >> opp_nb(d)) & 1
         if theirs:
             gs[GFC.FRONTIER] -= 1  # their open side no longer faces an empty cell
         if mine and theirs:
             nb[t, d] = u
             nb[u, opp_nb(d)] = t
+    tl[t, TFC.FREE] = free
 
 
 @njit

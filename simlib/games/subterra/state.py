@@ -83,7 +83,8 @@ class TF(NamedTuple):
     FACES: int = 8  # cave-in die faces as bits 1..6
     ARROW: int = 9  # ledge/slide: side the arrow points to (away from the revealer)
     HORRORS: int = 10  # horror pieces on the tile
-    N: int = 11
+    FREE: int = 11  # sides facing an empty grid cell (revealable if also open)
+    N: int = 12
 
 
 TFC = TF()

@@ -1,0 +1,175 @@
+"""Sub Terra throughput: games/s, BFS calls/s and the RNG rate, against plain Python.
+
+Every figure is the median of several runs, each in the same warm process; the plain-Python
+figures run the very same code with ``NUMBA_DISABLE_JIT=1`` in a subprocess. The end-to-end
+line times ``simlib.run`` on 1,000,000 games in a fresh process, once with an empty numba
+cache (compile included) and once with the cache filled.
+
+Usage::
+
+    python benchmarks/bench_subterra.py            # full (several minutes)
+    python benchmarks/bench_subterra.py --quick    # smaller counts, no 1M run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+WORKER = r"""
+import json, os, sys, time, statistics
+import numpy as np
+import numba
+from simlib.games.registry import get_game
+from simlib.core.jit import njit
+from simlib.core.rng import d6_nb, seed_state_nb
+from simlib.core.paths import bfs_fill_nb
+from simlib.games.subterra import engine
+from simlib.games.subterra.state import GFC, alloc_nb
+from simlib.core.rng import new_state
+
+what, n, reps, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+if threads and os.environ.get("NUMBA_DISABLE_JIT") != "1":
+    numba.set_num_threads(threads)
+g = get_game("subterra")
+params = g.compile(g.resolve("normal", {"cavers": 4}))
+bot = g.bot(None)
+bp = np.array(list(bot.params.values()), dtype=np.float64)
+
+def timed(fn):
+    fn(min(n, 50))  # warm-up (compile or cache load)
+    out = []
+    for _ in range(reps):
+        t = time.perf_counter(); fn(n); out.append(time.perf_counter() - t)
+    return statistics.median(out)
+
+if what == "games":
+    sec = timed(lambda k: g.play_batch(params, bot.id, bp, 0, 0, k))
+    layer = numba.threading_layer() if os.environ.get("NUMBA_DISABLE_JIT") != "1" else "-"
+    print(json.dumps({"rate": n / sec, "layer": layer}))
+elif what == "bfs":
+    # a realistic cave: the one left at the end of game 0
+    tl, nb, grid, cv, hz, gs, stack, deck, scratch = alloc_nb()
+    rng = new_state(0, 0)
+    engine.play_one_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, bot.id, bp, 0, 0,
+                       np.zeros(1, engine.record_dt)[0], rng)
+    ntile = int(gs[GFC.N_TILES])
+    dist = np.empty(nb.shape[0], np.int32); first = np.empty_like(dist); q = np.empty_like(dist)
+    blocked = np.zeros(0, np.bool_)
+
+    def loop(k):
+        for i in range(k):
+            bfs_fill_nb(nb, ntile, i % ntile, blocked, -1, dist, first, q)
+
+    @njit
+    def loop_nb(nb, ntile, k, blocked, dist, first, q):
+        for i in range(k):
+            bfs_fill_nb(nb, ntile, i % ntile, blocked, -1, dist, first, q)
+
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        sec = timed(loop)
+    else:
+        sec = timed(lambda k: loop_nb(nb, ntile, k, blocked, dist, first, q))
+    print(json.dumps({"rate": n / sec, "tiles": ntile}))
+elif what == "rng":
+    @njit
+    def rolls(k):
+        s = np.zeros(4, np.uint64); seed_state_nb(0, 0, s); t = 0
+        for i in range(k):
+            t += d6_nb(s)
+        return t
+    sec = timed(rolls)
+    print(json.dumps({"rate": n / sec}))
+"""
+
+END_TO_END = r"""
+import time, sys
+t = time.perf_counter()
+import simlib
+res = simlib.run("subterra", games=int(sys.argv[1]), seed=1, progress=False)
+el = time.perf_counter() - t
+print(f'{{"seconds": {el}, "win_rate": {res.df["win"].mean()}}}')
+"""
+
+
+def _run(code, args, env_extra=None, timeout=3600):
+    env = dict(os.environ)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    env.update(env_extra or {})
+    out = subprocess.run([sys.executable, "-c", code, *map(str, args)], env=env,
+                         capture_output=True, text=True, timeout=timeout)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr[-2000:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args(argv)
+    quick = args.quick
+    reps = 3 if quick else 5
+    n_games = 20_000 if quick else 100_000
+    print(f"machine: {os.cpu_count()} logical CPUs; python {sys.version.split()[0]}")
+    print("Sub Terra, Normal, 4 cavers, default bot; medians of", reps, "runs\n")
+
+    rows = []
+    py = _run(WORKER, ["games", 40 if quick else 100, 3, 0], {"NUMBA_DISABLE_JIT": "1"})
+    rows.append(("games/s, plain Python", py["rate"], "-"))
+    layers = ["workqueue", "omp"]
+    try:
+        import tbb  # noqa: F401
+        layers.append("tbb")
+    except ImportError:
+        pass
+    best = {}
+    for layer in layers:
+        for th in (1, 2):
+            try:
+                r = _run(WORKER, ["games", n_games, reps, th], {"NUMBA_THREADING_LAYER": layer})
+            except RuntimeError as err:
+                print(f"  threading layer {layer}: unavailable ({str(err).strip()[-120:]})")
+                break
+            rows.append((f"games/s, numba, {th} thread{'s' if th > 1 else ''}, {layer}",
+                         r["rate"], f"{r['rate'] / py['rate']:.0f}x"))
+            best[(layer, th)] = r["rate"]
+    bpy = _run(WORKER, ["bfs", 2_000 if quick else 20_000, 3, 1], {"NUMBA_DISABLE_JIT": "1"})
+    bnb = _run(WORKER, ["bfs", 2_000_000, reps, 1])
+    rows.append((f"BFS calls/s, plain Python ({bpy['tiles']}-tile cave)", bpy["rate"], "-"))
+    rows.append((f"BFS calls/s, numba ({bnb['tiles']}-tile cave)", bnb["rate"],
+                 f"{bnb['rate'] / bpy['rate']:.0f}x"))
+    rpy = _run(WORKER, ["rng", 200_000, 3, 1], {"NUMBA_DISABLE_JIT": "1"})
+    rnb = _run(WORKER, ["rng", 100_000_000, reps, 1])
+    rows.append(("d6 rolls/s, plain Python", rpy["rate"], "-"))
+    rows.append(("d6 rolls/s, numba", rnb["rate"], f"{rnb['rate'] / rpy['rate']:.0f}x"))
+
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure':<{width}}  {'rate':>14}  {'vs Python':>9}")
+    for name, rate, ratio in rows:
+        print(f"{name:<{width}}  {rate:>14,.0f}  {ratio:>9}")
+    if best:
+        pick = max(best, key=best.get)
+        print(f"\nfastest: threading layer '{pick[0]}' with {pick[1]} threads "
+              f"({best[pick]:,.0f} games/s)")
+
+    if not quick:
+        print("\n1,000,000 games through simlib.run (fresh process, wall clock):")
+        with tempfile.TemporaryDirectory() as cache:
+            cold = _run(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
+            warm = _run(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
+        print(f"  empty numba cache (compile included): {cold['seconds']:.1f} s")
+        print(f"  warm numba cache:                     {warm['seconds']:.1f} s")
+        print(f"  win rate {cold['win_rate']:.4f} (same seed both runs: "
+              f"{'identical' if cold['win_rate'] == warm['win_rate'] else 'DIFFERENT'})")
+
+
+if __name__ == "__main__":
+    main()
