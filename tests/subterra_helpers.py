@@ -10,6 +10,7 @@ Skill checks are forced with :func:`rng_for`: it searches generator states
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -49,8 +50,10 @@ BOT_ID = BOT.id
 BP = np.array(list(BOT.params.values()), dtype=np.float64)
 
 
+@functools.lru_cache(maxsize=64)
 def compiled(preset: str = "normal", **overrides) -> tuple:
-    """The kernel's ``params`` tuple for ``preset`` with setting ``overrides``."""
+    """The kernel's ``params`` tuple for ``preset`` with setting ``overrides`` (cached:
+    callers must not write to it)."""
     return GAME.compile(GAME.resolve(preset, overrides))
 
 

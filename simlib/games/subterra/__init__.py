@@ -24,8 +24,9 @@ Readings of the checklist's open items (``shared/rules/sub-terra-checklist.md``)
 - ST-175: a tile is discarded only when no legal rotation leaves an open side facing an
   empty cell anywhere in the cave; the exit is never discarded.
 - ST-176: with the stack empty, Reveal and Explore cannot be taken.
-- ST-183: explosives on a wall facing a gap open that edge on the tile later laid there;
-  the Engineer blasts walls of their own tile only.
+- ST-183: explosives on a wall facing a gap open that edge on the tile later laid there.
+  The Engineer blasts a side of their own tile: the shared side with a neighbour not yet
+  connected (the wall may be on either tile), or their own wall facing an empty cell.
 - ST-190: lowest rank = the smallest rank number.
 - ST-198: a tie between spawn tiles goes to the lowest tile index (the players' choice).
 - ST-204: horrors may share a tile after moving.

@@ -220,11 +220,8 @@ def frontier_after_nb(tl, grid, gs, x, y, mask):
         if u < 0:
             if (mask >> d) & 1:
                 f += 1
-        else:
-            if (tl[u, TFC.OPEN] >> opp_nb(d)) & 1:
-                f -= 1
-            elif (tl[u, TFC.BLAST] >> opp_nb(d)) & 1:
-                f -= 1
+        elif (tl[u, TFC.OPEN] >> opp_nb(d)) & 1:
+            f -= 1  # explosives on that side opened it too
     return f
 
 
@@ -622,20 +619,22 @@ def do_action_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, action, ar
     if action == ACTION.EXPLOSIVES:
         if cv[c, CFC.ABILITY] != ABILITY.EXPLOSIVES or gs[GFC.EXPLOSIVES_LEFT] <= 0:
             return False
+        # ST-178/179: blast the shared side of two tiles not yet connected (a wall on
+        # either side), or a wall of this tile facing an empty cell
         d = arg
-        if (tl[t, TFC.OPEN] >> d) & 1:
+        u = grid[neighbour_cell_nb(tl, t, d)]
+        own_open = (tl[t, TFC.OPEN] >> d) & 1
+        if nb[t, d] >= 0 or (u < 0 and own_open):
             return False
         tl[t, TFC.BLAST] |= 1 << d
         tl[t, TFC.OPEN] |= 1 << d
         gs[GFC.EXPLOSIVES_LEFT] -= 1
         gs[GFC.EXPLOSIVES_USED] += 1
-        u = grid[neighbour_cell_nb(tl, t, d)]
         if u < 0:
-            gs[GFC.FRONTIER] += 1
+            gs[GFC.FRONTIER] += 1  # a new open side facing an empty cell
         else:
+            # neither side faced an empty cell, so the frontier count is unchanged
             od = opp_nb(d)
-            if (tl[u, TFC.OPEN] >> od) & 1:
-                gs[GFC.FRONTIER] -= 1
             tl[u, TFC.BLAST] |= 1 << od
             tl[u, TFC.OPEN] |= 1 << od
             nb[t, d] = u
