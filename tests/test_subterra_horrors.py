@@ -38,12 +38,12 @@ def caves(draw):
 def build(cave):
     cells, masks, types, cav_tiles, cav_hp, hidden, ranks, horrors, exit_tile = cave
     tl, nb, grid, cv, hz, gs, stack, deck, scratch = alloc()
-    for (x, y), m, ty in zip(cells, masks, types):
+    for (x, y), m, ty in zip(cells, masks, types, strict=True):
         engine.place_tile_nb(tl, nb, grid, gs, CENTER + x, CENTER + y, ty, m, 0, -1)
     gs[GFC.N_CAVERS] = len(cav_tiles)
     gs[GFC.EXIT_TILE] = exit_tile
     cv[:, CFC.REMOVED] = 1
-    for c, (t, hp, hid, r) in enumerate(zip(cav_tiles, cav_hp, hidden, ranks)):
+    for c, (t, hp, hid, r) in enumerate(zip(cav_tiles, cav_hp, hidden, ranks, strict=True)):
         cv[c, CFC.TILE] = t
         cv[c, CFC.HP] = hp
         cv[c, CFC.MAXHP] = 3
@@ -144,7 +144,7 @@ def snapshot(tl, cv, hz, gs):
 
 
 def assert_same(a, b):
-    for x, y in zip(a, b):
+    for x, y in zip(a, b, strict=True):
         np.testing.assert_array_equal(x, y)
 
 

@@ -1649,8 +1649,10 @@ def check_records(rec: np.ndarray, cavers: int, deck: int) -> None:
     np.testing.assert_array_equal((seated >= 1).sum(1),
                                   rec["escaped"] + rec["out_of_time_deaths"])
     rounds = rec["rounds"][:, None]
-    assert np.all((seated < 0) | (seated == rounds) | ((seated >= deck + 1)
-                                                        & (seated <= rounds)))
+    # escaped: the round they reached the exit; removed: an Out of Time round
+    assert np.all((seated < 0) | ((seated >= 1) & (seated <= rounds)))
+    removed_rounds = np.where(seated >= deck + 1, 1, 0).sum(1)
+    assert np.all(removed_rounds >= rec["out_of_time_deaths"])
     assert np.all(rec["horror_knockouts"] <= rec["knockouts"])
     assert np.all(rec["explosives_used"] <= 3) and np.all(rec["ropes_placed"] <= 6)
     # exert: at most one per turn, 1 health on a failed check (ST-078 ST-080 ST-081)

@@ -162,6 +162,7 @@ class Game:
     default_bot : str
     outcomes : tuple of str
         The categories of the ``outcome`` column, in display order.
+
     """
 
     name: str = ""

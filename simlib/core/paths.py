@@ -44,6 +44,7 @@ def bfs_fill_nb(neighbors, n, source, blocked, max_depth, dist, first, queue):
     -------
     int
         The number of nodes reached (the source included).
+
     """
     for i in range(n):
         dist[i] = -1
@@ -124,6 +125,7 @@ def bfs_distances(neighbors: np.ndarray, source: int) -> np.ndarray:
     -------
     numpy.ndarray
         int32 array of length ``n``.
+
     """
     nbrs = np.ascontiguousarray(neighbors, dtype=np.int32)
     if nbrs.ndim != 2:

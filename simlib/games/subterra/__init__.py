@@ -72,7 +72,7 @@ class SubTerra(Game):
     presets = _settings.PRESETS
     default_preset = "normal"
     bots = tuple(
-        Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults)),
+        Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults, strict=True)),
             dict(_bots.PARAM_HELP), dict(_bots.PARAM_BOUNDS))
         for name, (bid, defaults, desc) in _bots.BOTS.items()
     )

@@ -142,6 +142,8 @@ def enter_tile_nb(tl, cv, gs, c, t, from_side, rng):
     cv[c, CFC.TILE] = t
     ty = tl[t, TFC.TYPE]
     cv[c, CFC.SIDE] = from_side if (ty == TILE.LEDGE or ty == TILE.SLIDE) else -1
+    # the round a caver reached the exit (for "cavers still in the cave by round")
+    cv[c, CFC.LEAVE] = gs[GFC.ROUND] if t == gs[GFC.EXIT_TILE] else -1
     if tl[t, TFC.HORRORS] > 0:
         damage_nb(tl, cv, gs, c, cv[c, CFC.HP], CAUSE_HORROR)
     if ty == TILE.GAS and gs[GFC.GAS_ACTIVE] > 0:
@@ -446,8 +448,10 @@ def hazard_flood_nb(tl, cv, gs, damage):
 
 @njit
 def hazard_gas_nb(tl, cv, gs, damage, entry_damage):
-    """Gas: cavers on gas tiles lose ``damage``; entering gas costs ``entry_damage`` until
-    the next hazard phase (ST-124..126)."""
+    """Gas: cavers on gas tiles lose ``damage``, then entry costs ``entry_damage``.
+
+    Entering a gas tile costs ``entry_damage`` until the next hazard phase (ST-124..126).
+    """
     for c in range(gs[GFC.N_CAVERS]):
         if cv[c, CFC.REMOVED] == 0 and tl[cv[c, CFC.TILE], TFC.TYPE] == TILE.GAS:
             damage_nb(tl, cv, gs, c, damage, CAUSE_GAS)
@@ -456,8 +460,10 @@ def hazard_gas_nb(tl, cv, gs, damage, entry_damage):
 
 @njit
 def hazard_cave_in_nb(tl, cv, gs, roll, damage):
-    """Cave-in for one die ``roll``: bury matching unburied cave-in tiles; cavers on the
-    newly buried tiles lose ``damage`` (ST-128..130)."""
+    """Cave-in for one die ``roll``: bury matching unburied cave-in tiles.
+
+    Cavers on the newly buried tiles lose ``damage`` (ST-128..130).
+    """
     bit = 1 << roll
     for t in range(gs[GFC.N_TILES]):
         if tl[t, TFC.TYPE] == TILE.CAVE_IN and tl[t, TFC.RUBBLE] == 0 and tl[t, TFC.FACES] & bit:
@@ -470,9 +476,12 @@ def hazard_cave_in_nb(tl, cv, gs, roll, damage):
 
 @njit
 def out_of_time_nb(tl, cv, gs, rule, rng):
-    """Out of Time (ST-139..141). ``rule`` 0: as the card says (conscious cavers off the
-    exit roll, failures lose all health, then all unconscious cavers are removed);
-    1: as the rule text says (every caver off the exit rolls, failures are removed)."""
+    """Out of Time (ST-139..141).
+
+    ``rule`` 0: as the card says (conscious cavers off the exit roll, failures lose all
+    health, then all unconscious cavers are removed); 1: as the rule text says (every
+    caver off the exit rolls, failures are removed).
+    """
     ex = gs[GFC.EXIT_TILE]
     for c in range(gs[GFC.N_CAVERS]):
         if cv[c, CFC.REMOVED] != 0 or cv[c, CFC.TILE] == ex:
@@ -537,9 +546,11 @@ def hazard_phase_nb(tl, nb, cv, hz, gs, deck, scratch, params, bot_id, bp, rng):
 @njit
 def do_action_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, action, arg, bot_id,
                  bp, rng):
-    """Carry out ``action`` for caver ``c`` with argument ``arg`` (a side, a caver or a
-    tile); the bot has already checked legality and the action points. Returns True
-    when the action was carried out (a failed skill check still counts)."""
+    """Carry out ``action`` for caver ``c``; return True when it was carried out.
+
+    ``arg`` is a side, a caver or a tile (see ``bots.decide_nb``). The bot has checked the
+    action points; an illegal request returns False. A failed skill check still counts.
+    """
     t = cv[c, CFC.TILE]
     if action == ACTION.MOVE or action == ACTION.SWIM or action == ACTION.SQUEEZE:
         if not can_step_nb(tl, nb, cv, c, arg, action):
@@ -882,7 +893,8 @@ def write_record_nb(tl, cv, gs, rec, game_index):
     for c in range(n):
         if cv[c, CFC.REMOVED] == 0 and cv[c, CFC.TILE] == ex:
             escaped += 1
-            cv[c, CFC.LEAVE] = gs[GFC.ROUND] if cv[c, CFC.LEAVE] < 0 else cv[c, CFC.LEAVE]
+            if cv[c, CFC.LEAVE] < 0:  # placed there without entering (hand-made states)
+                cv[c, CFC.LEAVE] = gs[GFC.ROUND]
     left = n - escaped
     rec.game_index = game_index
     outcome = left if left < 3 else 3
@@ -920,7 +932,8 @@ def write_record_nb(tl, cv, gs, rec, game_index):
     rec.invariant_violations = gs[GFC.VIOLATIONS]
     for c in range(MAX_CAVERS):
         if c < n:
-            # escaped: the round they were last on the exit; left behind: -1
+            # escaped: the round they stepped onto the exit for good; removed by Out of
+            # Time: the round of removal; left behind in the cave: -1
             rec.leave_round[c] = cv[c, CFC.LEAVE] if (cv[c, CFC.REMOVED] != 0 or
                                                        cv[c, CFC.TILE] == ex) else -1
         else:
