@@ -102,7 +102,9 @@ def _run(code, args, env_extra=None, timeout=3600):
     env = dict(os.environ)
     env.pop("NUMBA_DISABLE_JIT", None)
     env.update(env_extra or {})
-    out = subprocess.run([sys.executable, "-c", code, *map(str, args)], env=env,
+    # plain-Python mode warns on the generator's intended uint64 wrap-around
+    out = subprocess.run([sys.executable, "-W", "ignore::RuntimeWarning", "-c", code,
+                          *map(str, args)], env=env,
                          capture_output=True, text=True, timeout=timeout)
     if out.returncode != 0:
         raise RuntimeError(out.stderr[-2000:])

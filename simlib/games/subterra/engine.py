@@ -896,48 +896,48 @@ def write_record_nb(tl, cv, gs, rec, game_index):
             if cv[c, CFC.LEAVE] < 0:  # placed there without entering (hand-made states)
                 cv[c, CFC.LEAVE] = gs[GFC.ROUND]
     left = n - escaped
-    rec.game_index = game_index
+    rec["game_index"] = game_index
     outcome = left if left < 3 else 3
-    rec.outcome = outcome
-    rec.win = outcome < 3
-    rec.rounds = gs[GFC.ROUND]
-    rec.cavers = n
-    rec.escaped = escaped
-    rec.left_behind = left
-    rec.tiles_revealed = gs[GFC.N_TILES] - 1
-    rec.exit_revealed_round = gs[GFC.EXIT_ROUND]
-    rec.hazard_cards = gs[GFC.DECK_N]
-    rec.out_of_time = gs[GFC.OUT_OF_TIME] != 0
-    rec.dmg_tremor = gs[GFC.DMG_TREMOR]
-    rec.dmg_flood = gs[GFC.DMG_FLOOD]
-    rec.dmg_gas = gs[GFC.DMG_GAS]
-    rec.dmg_cave_in = gs[GFC.DMG_CAVE_IN]
-    rec.dmg_horror = gs[GFC.DMG_HORROR]
-    rec.dmg_exert = gs[GFC.DMG_EXERT]
-    rec.dmg_rough = gs[GFC.DMG_ROUGH]
-    rec.dmg_out_of_time = gs[GFC.DMG_OUT_OF_TIME]
-    rec.knockouts = gs[GFC.KNOCKOUTS]
-    rec.horror_knockouts = gs[GFC.HORROR_KOS]
-    rec.exertions = gs[GFC.EXERTIONS]
-    rec.out_of_time_deaths = gs[GFC.OOT_REMOVED]
-    rec.heals = gs[GFC.HEALS]
-    rec.digs = gs[GFC.DIGS]
-    rec.ropes_placed = gs[GFC.ROPES_PLACED]
-    rec.hides = gs[GFC.HIDES]
-    rec.explosives_used = gs[GFC.EXPLOSIVES_USED]
-    rec.horrors_spawned = gs[GFC.HORRORS_SPAWNED]
-    rec.max_horrors = gs[GFC.MAX_HORRORS_SEEN]
-    rec.severe_cards = gs[GFC.SEVERE_DRAWN]
-    rec.tiles_discarded = gs[GFC.DISCARDS]
-    rec.invariant_violations = gs[GFC.VIOLATIONS]
+    rec["outcome"] = outcome
+    rec["win"] = outcome < 3
+    rec["rounds"] = gs[GFC.ROUND]
+    rec["cavers"] = n
+    rec["escaped"] = escaped
+    rec["left_behind"] = left
+    rec["tiles_revealed"] = gs[GFC.N_TILES] - 1
+    rec["exit_revealed_round"] = gs[GFC.EXIT_ROUND]
+    rec["hazard_cards"] = gs[GFC.DECK_N]
+    rec["out_of_time"] = gs[GFC.OUT_OF_TIME] != 0
+    rec["dmg_tremor"] = gs[GFC.DMG_TREMOR]
+    rec["dmg_flood"] = gs[GFC.DMG_FLOOD]
+    rec["dmg_gas"] = gs[GFC.DMG_GAS]
+    rec["dmg_cave_in"] = gs[GFC.DMG_CAVE_IN]
+    rec["dmg_horror"] = gs[GFC.DMG_HORROR]
+    rec["dmg_exert"] = gs[GFC.DMG_EXERT]
+    rec["dmg_rough"] = gs[GFC.DMG_ROUGH]
+    rec["dmg_out_of_time"] = gs[GFC.DMG_OUT_OF_TIME]
+    rec["knockouts"] = gs[GFC.KNOCKOUTS]
+    rec["horror_knockouts"] = gs[GFC.HORROR_KOS]
+    rec["exertions"] = gs[GFC.EXERTIONS]
+    rec["out_of_time_deaths"] = gs[GFC.OOT_REMOVED]
+    rec["heals"] = gs[GFC.HEALS]
+    rec["digs"] = gs[GFC.DIGS]
+    rec["ropes_placed"] = gs[GFC.ROPES_PLACED]
+    rec["hides"] = gs[GFC.HIDES]
+    rec["explosives_used"] = gs[GFC.EXPLOSIVES_USED]
+    rec["horrors_spawned"] = gs[GFC.HORRORS_SPAWNED]
+    rec["max_horrors"] = gs[GFC.MAX_HORRORS_SEEN]
+    rec["severe_cards"] = gs[GFC.SEVERE_DRAWN]
+    rec["tiles_discarded"] = gs[GFC.DISCARDS]
+    rec["invariant_violations"] = gs[GFC.VIOLATIONS]
     for c in range(MAX_CAVERS):
         if c < n:
             # escaped: the round they stepped onto the exit for good; removed by Out of
             # Time: the round of removal; left behind in the cave: -1
-            rec.leave_round[c] = cv[c, CFC.LEAVE] if (cv[c, CFC.REMOVED] != 0 or
+            rec["leave_round"][c] = cv[c, CFC.LEAVE] if (cv[c, CFC.REMOVED] != 0 or
                                                        cv[c, CFC.TILE] == ex) else -1
         else:
-            rec.leave_round[c] = -2
+            rec["leave_round"][c] = -2
 
 
 @njit
