@@ -27,7 +27,7 @@ import json, os, sys, time, statistics
 import numpy as np
 import numba
 from simlib.games.registry import get_game
-from simlib.core.jit import njit
+from numba import njit  # code passed with -c has no file, so these loops cannot be cached
 from simlib.core.rng import d6_nb, seed_state_nb
 from simlib.core.paths import bfs_fill_nb
 from simlib.games.subterra import engine
