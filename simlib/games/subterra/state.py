@@ -22,6 +22,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simlib.core.jit import njit
+from simlib.core.paths import bfs_multi_nb as bfs_sources_nb  # noqa: F401 (re-exported)
 
 MAX_TILES = 72  # start + 64 cave tiles + exit, with room for designer-sized stacks
 STACK_MAX = 70
@@ -348,34 +349,6 @@ def bfs_tiles_nb(nb, n, source, blocked, use_blocked, max_depth, dist, parent, q
             if v >= 0 and dist[v] < 0:
                 dist[v] = du + 1
                 parent[v] = u
-                queue[tail] = v
-                tail += 1
-    return tail
-
-
-@njit
-def bfs_sources_nb(nb, n, sources, n_sources, max_depth, dist, queue):
-    """Multi-source BFS over the tile graph: steps to the nearest of ``sources``."""
-    for i in range(n):
-        dist[i] = -1
-    tail = 0
-    for s in range(n_sources):
-        u = sources[s]
-        if dist[u] < 0:
-            dist[u] = 0
-            queue[tail] = u
-            tail += 1
-    head = 0
-    while head < tail:
-        u = queue[head]
-        head += 1
-        du = dist[u]
-        if max_depth >= 0 and du >= max_depth:
-            continue
-        for d in range(4):
-            v = nb[u, d]
-            if v >= 0 and dist[v] < 0:
-                dist[v] = du + 1
                 queue[tail] = v
                 tail += 1
     return tail
