@@ -363,13 +363,7 @@ def horror_runway_nb(tl, nb, grid, hd, queue, tail):
         u = queue[i]
         h = hd[u]
         r = 0
-        op = tl[u, TFC.OPEN]
-        x = tl[u, TFC.X]
-        y = tl[u, TFC.Y]
-        if (op & 1 and nb[u, 0] < 0 and grid[(y - 1) * GRID + x] < 0) or \
-                (op & 2 and nb[u, 1] < 0 and grid[y * GRID + x + 1] < 0) or \
-                (op & 4 and nb[u, 2] < 0 and grid[(y + 1) * GRID + x] < 0) or \
-                (op & 8 and nb[u, 3] < 0 and grid[y * GRID + x - 1] < 0):
+        if tl[u, TFC.OPEN] & tl[u, TFC.FREE]:
             r = 3
         else:
             for d in range(4):
@@ -446,18 +440,7 @@ def crossing_mask_nb(tl, cv, c, u, here, m):
 def free_sides_nb(tl, nb, grid, cv, c, u, here):
     """How many Reveals could be made from tile ``u`` (open sides facing an empty cell
     that the caver may reveal through, see ``crossing_mask_nb``)."""
-    op = tl[u, TFC.OPEN]
-    x = tl[u, TFC.X]
-    y = tl[u, TFC.Y]
-    m = 0
-    if op & 1 and nb[u, 0] < 0 and grid[(y - 1) * GRID + x] < 0:
-        m |= 1
-    if op & 2 and nb[u, 1] < 0 and grid[y * GRID + x + 1] < 0:
-        m |= 2
-    if op & 4 and nb[u, 2] < 0 and grid[(y + 1) * GRID + x] < 0:
-        m |= 4
-    if op & 8 and nb[u, 3] < 0 and grid[y * GRID + x - 1] < 0:
-        m |= 8
+    m = tl[u, TFC.OPEN] & tl[u, TFC.FREE]
     if m == 0:
         return 0
     ty = tl[u, TFC.TYPE]
@@ -481,18 +464,7 @@ def work_goals_nb(tl, nb, grid, cv, gs, c, t, phi, rd, pull, od, ox, oy, coh):
     n_cav = gs[GFC.N_CAVERS]
     any_goal = False
     for u in range(n):
-        op = tl[u, TFC.OPEN]
-        x = tl[u, TFC.X]
-        y = tl[u, TFC.Y]
-        m = 0
-        if op & 1 and nb[u, 0] < 0 and grid[(y - 1) * GRID + x] < 0:
-            m |= 1
-        if op & 2 and nb[u, 1] < 0 and grid[y * GRID + x + 1] < 0:
-            m |= 2
-        if op & 4 and nb[u, 2] < 0 and grid[(y + 1) * GRID + x] < 0:
-            m |= 4
-        if op & 8 and nb[u, 3] < 0 and grid[y * GRID + x - 1] < 0:
-            m |= 8
+        m = tl[u, TFC.OPEN] & tl[u, TFC.FREE]  # open sides facing an empty cell
         if m == 0:
             phi[u] = -1
             continue
@@ -503,6 +475,8 @@ def work_goals_nb(tl, nb, grid, cv, gs, c, t, phi, rd, pull, od, ox, oy, coh):
                 phi[u] = -1
                 continue
         s = (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
+        x = tl[u, TFC.X]
+        y = tl[u, TFC.Y]
         off = 0
         if ty == TILE.GAS or ty == TILE.WATER or ty == TILE.HORROR or \
                 (ty == TILE.CAVE_IN and tl[u, TFC.RUBBLE] == 0):
@@ -529,24 +503,17 @@ def work_goals_nb(tl, nb, grid, cv, gs, c, t, phi, rd, pull, od, ox, oy, coh):
 
 
 @njit
-def cave_fingerprint_nb(tl, gs):
-    """A number telling this game's cave apart from others (the first tiles laid), to key
-    the team's remembered plan in the scratch rows, which outlive a game."""
-    h = np.int64(17)
-    top = gs[GFC.N_TILES]
-    if top > 12:
-        top = 12
-    for i in range(1, top):
-        v = np.int64(tl[i, TFC.TYPE]) + 16 * (np.int64(tl[i, TFC.OPEN]) + 16 * (
-            np.int64(tl[i, TFC.X]) + 256 * np.int64(tl[i, TFC.Y])))
-        h = (h * 1000003 + v) & 0x3FFFFFFF
-    return h
+def forget_nb(scratch):
+    """Clear the kept searches and the team's rally plan (column ``MEMO`` of the scratch
+    rows) before a game: the rows are reused from game to game. Writes ``scratch``."""
+    for r in range(scratch.shape[0]):
+        scratch[r, MEMO] = -1
 
 
 @njit
-def decision_key_nb(gs, c, fp, extra):
-    """Key of the searches kept for caver ``c``'s turn (see ``decide_nb``)."""
-    k = np.int64(fp)
+def decision_key_nb(gs, c, extra):
+    """Key (>= 0) of the searches kept for caver ``c``'s turn (see ``decide_nb``)."""
+    k = np.int64(17)
     for v in (gs[GFC.ROUND], np.int64(c), gs[GFC.N_TILES], gs[GFC.DIGS],
               gs[GFC.ROPES_PLACED], gs[GFC.EXPLOSIVES_USED], gs[GFC.HEALS],
               np.int64(extra)):
@@ -588,13 +555,7 @@ def rally_tile_nb(tl, nb, grid, cv, gs, dist, parent, queue, inq, acc, w_swim, w
         if ty == TILE.LEDGE or ty == TILE.SLIDE or ty == TILE.HORROR or ty == TILE.GAS or \
                 ty == TILE.WATER or (ty == TILE.CAVE_IN and tl[u, TFC.RUBBLE] == 0):
             continue
-        op = tl[u, TFC.OPEN]
-        x = tl[u, TFC.X]
-        y = tl[u, TFC.Y]
-        if (op & 1 and nb[u, 0] < 0 and grid[(y - 1) * GRID + x] < 0) or \
-                (op & 2 and nb[u, 1] < 0 and grid[y * GRID + x + 1] < 0) or \
-                (op & 4 and nb[u, 2] < 0 and grid[(y + 1) * GRID + x] < 0) or \
-                (op & 8 and nb[u, 3] < 0 and grid[y * GRID + x - 1] < 0):
+        if tl[u, TFC.OPEN] & tl[u, TFC.FREE]:
             best_s = acc[u]
             best = u
     return best
@@ -607,13 +568,7 @@ def frontier_within_nb(tl, nb, grid, n, rd, radius):
     for u in range(n):
         if rd[u] < 0 or rd[u] > radius:
             continue
-        op = tl[u, TFC.OPEN]
-        x = tl[u, TFC.X]
-        y = tl[u, TFC.Y]
-        if (op & 1 and nb[u, 0] < 0 and grid[(y - 1) * GRID + x] < 0) or \
-                (op & 2 and nb[u, 1] < 0 and grid[y * GRID + x + 1] < 0) or \
-                (op & 4 and nb[u, 2] < 0 and grid[(y + 1) * GRID + x] < 0) or \
-                (op & 8 and nb[u, 3] < 0 and grid[y * GRID + x - 1] < 0):
+        if tl[u, TFC.OPEN] & tl[u, TFC.FREE]:
             return True
     return False
 
@@ -841,18 +796,7 @@ def tile_facts_nb(tl, nb, grid, cv, gs, hd, c, t, queue, n_reach, cc, risk, hp, 
                 spawn_next = True
         s = 0
         if can_reveal:
-            op = tl[u, TFC.OPEN]
-            x = tl[u, TFC.X]
-            y = tl[u, TFC.Y]
-            m = 0
-            if op & 1 and nb[u, 0] < 0 and grid[(y - 1) * GRID + x] < 0:
-                m |= 1
-            if op & 2 and nb[u, 1] < 0 and grid[y * GRID + x + 1] < 0:
-                m |= 2
-            if op & 4 and nb[u, 2] < 0 and grid[(y + 1) * GRID + x] < 0:
-                m |= 4
-            if op & 8 and nb[u, 3] < 0 and grid[y * GRID + x - 1] < 0:
-                m |= 8
+            m = tl[u, TFC.OPEN] & tl[u, TFC.FREE]
             if m != 0:
                 if (ty == TILE.LEDGE or ty == TILE.SLIDE) and tl[u, TFC.ROPE] == 0:
                     m = crossing_mask_nb(tl, cv, c, u, u == t, m)
@@ -1010,7 +954,7 @@ K_HIDE = 9
 
 
 @njit
-def goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, t, ex, n, n_cav, fp,
+def goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, t, ex, n, n_cav,
                      late, in_window, allow_rescue, rounds_left, stack_left, w_swim, w_sq,
                      w_dig, ox, oy, coh, bp):
     """The searches of a decision: steps to the nearest horror and room to back away
@@ -1046,13 +990,13 @@ def goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, t, ex, n, n_c
     # ``path`` keeps the steps from every tile to it
     rally = -1
     if late:
-        if hd[MEMO] == fp and tmp[MEMO] >= 0 and tmp[MEMO] < n:
+        if hd[MEMO] == 1 and tmp[MEMO] >= 0 and tmp[MEMO] < n:
             rally = tmp[MEMO]
         for attempt in range(2):
             if rally < 0:
                 rally = rally_tile_nb(tl, nb, grid, cv, gs, dist, parent, queue, tmp, path,
                                       w_swim, w_sq, w_dig)
-                hd[MEMO] = fp
+                hd[MEMO] = 1  # chosen (a rally of -1: none could be agreed)
                 tmp[MEMO] = rally
             if rally < 0:
                 break
@@ -1220,15 +1164,14 @@ def decide_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, ap, exerted, bot_id,
     # goal, not on where this caver stands: within a turn they hold until a tile is laid
     # or a dig, rope, blast or heal changes things, so they are kept in the scratch rows
     # and reused (keyed in column MEMO).
-    fp = cave_fingerprint_nb(tl, gs)
     tyt = tl[t, TFC.TYPE]
-    key = decision_key_nb(gs, c, fp, t if (tyt == TILE.LEDGE or tyt == TILE.SLIDE) else -1)
+    key = decision_key_nb(gs, c, t if (tyt == TILE.LEDGE or tyt == TILE.SLIDE) else -1)
     if phi[MEMO] == key:
         mode = php[MEMO] & 3
         rally = (php[MEMO] >> 2) - 1
     else:
         mode, rally = goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, t, ex,
-                                       n, n_cav, fp, late, in_window, allow_rescue,
+                                       n, n_cav, late, in_window, allow_rescue,
                                        rounds_left, stack_left, w_swim, w_sq, w_dig, ox,
                                        oy, coh, bp)
         phi[MEMO] = key

@@ -948,6 +948,7 @@ def play_one_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, bot_id, 
     ``grid`` must be empty on entry (it is emptied again on exit).
     """
     seed_state_nb(seed, game_index, rng)
+    bots.forget_nb(scratch)  # the scratch rows outlive a game: nothing carries over
     setup_nb(tl, nb, grid, cv, hz, gs, stack, deck, params, rng)
     play_rounds_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, bot_id, bp, rng)
     write_record_nb(tl, cv, gs, rec, game_index)
