@@ -135,7 +135,7 @@ def parse_values(spec: str) -> list[Any]:
         if len(nums) == 3 and nums[2] == 0:
             raise SimlibInputError(f"--values '{spec}': the step must not be 0")
         if all(isinstance(n, int) for n in nums):
-            values: list[Any] = list(range(*nums))
+            values: list[Any] = list(range(*(int(n) for n in nums)))
         else:
             if len(nums) == 2:
                 raise SimlibInputError(
@@ -325,11 +325,12 @@ def _cmd_report(args, state) -> int:
     res = Results.load(args.dir)
     meta = res.meta
     try:
-        game = get_game(meta.get("game"))
+        game = get_game(str(meta.get("game")))
     except SimlibInputError:
         game = None  # a plug-in game not registered here: report without its extra columns
     # An experiment stores how to group its report; otherwise group by whatever varies.
-    layout = meta.get("report") if isinstance(meta.get("report"), dict) else {}
+    report_meta = meta.get("report")
+    layout: dict[str, Any] = report_meta if isinstance(report_meta, dict) else {}
     varying = list(layout.get("group_by", meta.get("varying", [])))
     numeric_settings = list(
         layout.get(

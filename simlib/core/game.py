@@ -81,6 +81,7 @@ class Setting:
             return value
         if isinstance(value, (bool, np.bool_)):
             raise bad
+        num: int | float
         try:
             if self.kind is int:
                 if isinstance(value, str):

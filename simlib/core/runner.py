@@ -123,6 +123,13 @@ class RunPlan:
         }
 
 
+def _max_threads() -> int:
+    """The most threads numba may use in this process (NUMBA_NUM_THREADS)."""
+    import numba
+
+    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+
+
 def _check_int(
     name: str, value: Any, lo: int, hi: int | None = None, hi_text: str | None = None
 ) -> int:
@@ -296,7 +303,7 @@ def play_chunk(
     param_vec = np.array(list(params.values()), dtype=np.float64)
     old = numba.get_num_threads()
     if threads is not None:
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(min(threads, _max_threads()))
     try:
         records = g.play_batch(compiled, g.bot(bot).id, param_vec, seed, start, count)
     finally:
@@ -429,7 +436,6 @@ def run(
 
 
 def _check_options(backend, scheduler, chunk_size, progress, threads) -> None:
-    import numba
 
     if backend not in BACKENDS:
         raise SimlibInputError(
@@ -440,7 +446,7 @@ def _check_options(backend, scheduler, chunk_size, progress, threads) -> None:
     if chunk_size is not None:
         _check_int("chunk_size", chunk_size, 1)
     if threads is not None:
-        _check_int("threads", threads, 1, numba.config.NUMBA_NUM_THREADS)
+        _check_int("threads", threads, 1, _max_threads())
     if progress not in (None, True, False):
         raise SimlibInputError(
             f"progress: {progress!r} is not allowed; expected True, False or None (automatic)"
@@ -468,7 +474,7 @@ def execute(
 
     stored_games = stored["games"] if stored else 0
     target = max(games, stored_games)
-    chunks_on_disk = list_chunks(folder) if stored else []
+    chunks_on_disk = list_chunks(folder) if stored and folder is not None else []
     present = present_ranges(chunks_on_disk, games)
     todo_ranges = missing_ranges(present, games)
     done = games - sum(b - a for a, b in todo_ranges)
@@ -731,7 +737,7 @@ def sweep(
                 "game": g.name,
                 "param": param,
                 "values": coerced,
-                "cells": [folder.name for _, _, folder in plans],
+                "cells": [folder.name for _, _, folder in plans if folder is not None],
             },
         )
     owned = None

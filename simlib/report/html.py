@@ -139,14 +139,11 @@ def _render(
             curve = tables.summary(df, by=[*rest, param], outcomes=outcomes)
             hue = rest or None
             out.append(f"<h3>win rate by {_e(param)}</h3>")
-            out.append(
-                _chart_html(
-                    lambda ax, curve=curve, param=param, hue=hue: charts.difficulty_curve(
-                        curve, x=param, hue=hue, ax=ax
-                    ),
-                    alt=f"win rate by {param}",
-                )
-            )
+
+            def draw_curve(ax: Any, curve: Any = curve, param: str = param, hue: Any = hue) -> Any:
+                return charts.difficulty_curve(curve, x=param, hue=hue, ax=ax)
+
+            out.append(_chart_html(draw_curve, alt=f"win rate by {param}"))
 
     if outcomes:
         width = min(20.0, max(7.5, 0.45 * len(summ) + 4.0))

@@ -101,7 +101,7 @@ class SubTerra(Game):
     def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
         """Records -> one row per playthrough."""
         cols: dict[str, Any] = {}
-        for name in records.dtype.names:
+        for name in records.dtype.names or ():
             if name == "leave_round":
                 for i in range(MAX_CAVERS):
                     cols[f"leave_round_{i}"] = records[name][:, i]

@@ -200,8 +200,11 @@ def horror_step_choice_nb(tl, nb, cv, gs, dist_from_victim, src, dv, victim, bot
 
 @njit
 def spawn_choice_nb(tl, cv, gs, dist_to_victim, bot_id, bp):
-    """The free horror tile nearest its closest victim (ST-196/197); ties: lowest tile
-    index (the players' choice, ST-198). ``dist_to_victim`` is depth-limited to 7."""
+    """The spawn tile for a new horror.
+
+    The free horror tile nearest its closest victim (ST-196/197); ties: lowest tile
+    index (the players' choice, ST-198). ``dist_to_victim`` is depth-limited to 7.
+    """
     best = -1
     best_d = 1000
     for t in range(gs[GFC.N_TILES]):
@@ -241,8 +244,11 @@ def hp_cost_nb(d, h, lv):
 
 @njit
 def cave_in_cost_n_nb(c0, c1, r0, r1, nf):
-    """Expected cost of a cave-in card on a tile with ``nf`` faces (plain cost ``c0``
-    with ``r0`` rolls, severe ``c1`` with ``r1``)."""
+    """Expected cost of a cave-in card on a tile with ``nf`` faces.
+
+    Expected cost of a cave-in card on a tile with ``nf`` faces (plain cost ``c0``
+    with ``r0`` rolls, severe ``c1`` with ``r1``).
+    """
     miss = 1.0 - nf / 6.0
     m0 = 1.0
     for _ in range(int(r0)):
@@ -255,12 +261,15 @@ def cave_in_cost_n_nb(c0, c1, r0, r1, nf):
 
 @njit
 def hazard_costs_nb(gs, params, hp, lv):
-    """Expected cost of this round's hazard phase for a caver with ``hp`` health, by
+    """Expected cost of this round's hazard phase, by where a caver stands.
+
+    Expected cost of this round's hazard phase for a caver with ``hp`` health, by
     where it stands. The card is unknown: its chances are the difficulty's card pool
     (public; which pool cards were dealt is not). Returns a tuple:
     (everywhere but the exit, gas tile, water tile, cave-in cost plain, cave-in cost
     severe, cave-in rolls plain, severe, horror tile, a horror next to it, two steps
-    away, three steps away, chance of a Horror card, a two-faced cave-in tile)."""
+    away, three steps away, chance of a Horror card, a two-faced cave-in tile).
+    """
     pool = params[2]
     cards = params[3]
     eff = params[4]
@@ -331,9 +340,12 @@ def hazard_costs_nb(gs, params, hp, lv):
 
 @njit
 def horror_cost_nb(hpk, cc):
-    """Cost of ending a turn at packed horror distance ``hpk`` (see ``horror_runway_nb``;
+    """Cost of ending a turn at packed horror distance ``hpk``.
+
+    Cost of ending a turn at packed horror distance ``hpk`` (see ``horror_runway_nb``;
     -1 = no horror within reach): caught this round (one step, or two with a Horror
-    card), chased next turn, and cornered (little room to back away from it)."""
+    card), chased next turn, and cornered (little room to back away from it).
+    """
     if hpk < 0:
         return 0.0
     h = hpk & 15
@@ -355,10 +367,13 @@ def horror_cost_nb(hpk, cc):
 
 @njit
 def horror_runway_nb(tl, nb, grid, hd, queue, tail):
-    """Pack into ``hd`` (steps to the nearest horror, from a BFS listed in ``queue``) the
+    """Pack the room to back away from the nearest horror into ``hd``.
+
+    Pack into ``hd`` (steps to the nearest horror, from a BFS listed in ``queue``) the
     room to back away from it: steps further from the horrors before a dead end, 3 when
     the way stays open (frontier to explore, or beyond the search). ``hd[u]`` becomes
-    ``steps | room << 4``."""
+    ``steps | room << 4``.
+    """
     for i in range(tail - 1, -1, -1):
         u = queue[i]
         h = hd[u]
@@ -420,9 +435,12 @@ def end_cost_nb(tl, nb, gs, hd, u, cc, with_horrors):
 
 @njit
 def crossing_mask_nb(tl, cv, c, u, here, m):
-    """Keep the sides of ``m`` an unroped ledge/slide ``u`` lets the caver reveal
+    """Sides of ``m`` an unroped ledge or slide lets the caver reveal through.
+
+    Keep the sides of ``m`` an unroped ledge/slide ``u`` lets the caver reveal
     through: standing on it, those it may leave by; away from it, none for a ledge and
-    the arrow side for a slide (the other end is where one comes in)."""
+    the arrow side for a slide (the other end is where one comes in).
+    """
     out = 0
     for d in range(4):
         if (m >> d) & 1 == 0:
@@ -438,8 +456,11 @@ def crossing_mask_nb(tl, cv, c, u, here, m):
 
 @njit
 def free_sides_nb(tl, nb, grid, cv, c, u, here):
-    """How many Reveals could be made from tile ``u`` (open sides facing an empty cell
-    that the caver may reveal through, see ``crossing_mask_nb``)."""
+    """How many Reveals could be made from tile ``u``.
+
+    How many Reveals could be made from tile ``u`` (open sides facing an empty cell
+    that the caver may reveal through, see ``crossing_mask_nb``).
+    """
     m = tl[u, TFC.OPEN] & tl[u, TFC.FREE]
     if m == 0:
         return 0
@@ -504,8 +525,11 @@ def work_goals_nb(tl, nb, grid, cv, gs, c, t, phi, rd, pull, od, ox, oy, coh):
 
 @njit
 def forget_nb(scratch):
-    """Clear the kept searches and the team's rally plan (column ``MEMO`` of the scratch
-    rows) before a game: the rows are reused from game to game. Writes ``scratch``."""
+    """Clear the kept searches and the team's rally plan.
+
+    Clear the kept searches and the team's rally plan (column ``MEMO`` of the scratch
+    rows) before a game: the rows are reused from game to game. Writes ``scratch``.
+    """
     for r in range(scratch.shape[0]):
         scratch[r, MEMO] = -1
 
@@ -524,8 +548,11 @@ def decision_key_nb(gs, c, extra):
 @njit
 def rally_tile_nb(tl, nb, grid, cv, gs, dist, parent, queue, inq, acc, w_swim, w_sq,
                   w_dig):
-    """The frontier tile the conscious cavers off the exit can reach in the fewest steps
-    all told (-1 if none). Writes ``dist``, ``parent``, ``queue``, ``inq`` and ``acc``."""
+    """The rally tile: the frontier tile nearest the whole team.
+
+    The frontier tile the conscious cavers off the exit can reach in the fewest steps
+    all told (-1 if none). Writes ``dist``, ``parent``, ``queue``, ``inq`` and ``acc``.
+    """
     n = gs[GFC.N_TILES]
     n_cav = gs[GFC.N_CAVERS]
     ex = gs[GFC.EXIT_TILE]
@@ -563,8 +590,11 @@ def rally_tile_nb(tl, nb, grid, cv, gs, dist, parent, queue, inq, acc, w_swim, w
 
 @njit
 def frontier_within_nb(tl, nb, grid, n, rd, radius):
-    """Is there a tile with an open side facing an empty cell within ``radius`` steps
-    (``rd``) of the rally?"""
+    """Whether a revealable tile lies within ``radius`` steps of the rally.
+
+    Is there a tile with an open side facing an empty cell within ``radius`` steps
+    (``rd``) of the rally?
+    """
     for u in range(n):
         if rd[u] < 0 or rd[u] > radius:
             continue
@@ -575,8 +605,11 @@ def frontier_within_nb(tl, nb, grid, n, rd, radius):
 
 @njit
 def window_credit_nb(rd, radius):
-    """How much a reveal counts, once the exit can be drawn, ``rd`` steps from the rally:
-    fully within ``radius``, then less and less (the exit would be far from the team)."""
+    """How much a reveal counts once the exit can be drawn.
+
+    How much a reveal counts, once the exit can be drawn, ``rd`` steps from the rally:
+    fully within ``radius``, then less and less (the exit would be far from the team).
+    """
     if rd < 0:
         return 0.1
     if rd <= radius:
@@ -587,9 +620,12 @@ def window_credit_nb(rd, radius):
 
 @njit
 def pick_side_nb(tl, grid, cv, c, t, cx, cy, pull):
-    """The side of the caver's tile to reveal through: the empty cell that would join the
+    """The side of the caver's tile to reveal through.
+
+    The side of the caver's tile to reveal through: the empty cell that would join the
     most tiles already laid (loops make shorter ways), pulled towards (cx, cy) by ``pull``
-    per grid step."""
+    per grid step.
+    """
     best = -1
     best_s = -1.0e9
     op = tl[t, TFC.OPEN]
@@ -711,9 +747,12 @@ def goal_search_nb(tl, nb, n, dist, parent, queue, inq, w_swim, w_sq, w_dig):
 
 @njit
 def reach_bfs_nb(tl, nb, cv, gs, c, n, maxd, dist, parent, queue):
-    """Plain steps (Move/Run) from caver ``c``'s tile, up to ``maxd``; returns the number
+    """Tiles caver ``c`` can reach by plain steps (Move/Run) this turn.
+
+    Plain steps (Move/Run) from caver ``c``'s tile, up to ``maxd``; returns the number
     of tiles reached, listed in ``queue``. Honours ledge/slide crossings; never enters a
-    horror's, flooded, squeeze or buried tile; stops on rough terrain and active gas."""
+    horror's, flooded, squeeze or buried tile; stops on rough terrain and active gas.
+    """
     src = cv[c, CFC.TILE]
     for i in range(n):
         dist[i] = -1
@@ -755,9 +794,12 @@ def reach_bfs_nb(tl, nb, cv, gs, c, n, maxd, dist, parent, queue):
 @njit
 def tile_facts_nb(tl, nb, grid, cv, gs, hd, c, t, queue, n_reach, cc, risk, hp, lv,
                   can_reveal, buf):
-    """For each tile the caver can reach this turn (``queue[:n_reach]``) write the price
+    """Prices and Reveals of each tile the caver can reach this turn.
+
+    For each tile the caver can reach this turn (``queue[:n_reach]``) write the price
     of ending the turn there (``buf[0]``, with ``risk``), of stepping onto it (``buf[1]``:
-    active gas, rough terrain's check) and the Reveals it offers (``buf[2]``)."""
+    active gas, rough terrain's check) and the Reveals it offers (``buf[2]``).
+    """
     nh = gs[GFC.N_HORRORS]
     gas_on = gs[GFC.GAS_ACTIVE]
     e_rough = risk * 0.5 * hp_cost_nb(1, hp, lv)
@@ -822,9 +864,12 @@ def tile_facts_nb(tl, nb, grid, cv, gs, hd, c, t, queue, n_reach, cc, risk, hp, 
 
 @njit
 def goal_steps_at_nb(tl, nb, phi, php, u, entry, w_swim, w_sq, w_dig):
-    """Steps to the goal from ``u`` for a caver standing on it having entered through
+    """Steps to the goal from ``u`` for a caver standing on it.
+
+    Steps to the goal from ``u`` for a caver standing on it having entered through
     side ``entry`` (-1 = free to leave any way): an unroped ledge or slide may force a
-    rope. Elsewhere this is just ``phi[u]``."""
+    rope. Elsewhere this is just ``phi[u]``.
+    """
     ty = tl[u, TFC.TYPE]
     if not ((ty == TILE.LEDGE or ty == TILE.SLIDE) and tl[u, TFC.ROPE] == 0) or entry < 0:
         return phi[u]
@@ -845,10 +890,13 @@ def goal_steps_at_nb(tl, nb, phi, php, u, entry, w_swim, w_sq, w_dig):
 
 @njit
 def tile_mix_nb(tl, gs, params, cc, hp, lv, risk, cnt):
-    """Chances and prices of the unseen tile an Explore would land on, from the tile mix
+    """Chances and prices of the unseen tile an Explore would land on.
+
+    Chances and prices of the unseen tile an Explore would land on, from the tile mix
     still in the stack (the printed mix minus the tiles laid; ``cnt`` is scratch).
     Returns (p_safe, p_ledge, p_rough, p_water, p_gas, p_cave, p_horror, cost on water,
-    gas, cave-in, horror tile, entry cost of rough terrain, of gas)."""
+    gas, cave-in, horror tile, entry cost of rough terrain, of gas).
+    """
     for k in range(11):
         cnt[k] = 0
     sb = params[1]
@@ -876,10 +924,13 @@ def tile_mix_nb(tl, gs, params, cc, hp, lv, risk, cnt):
 
 @njit
 def explore_ev_nb(xm, r1, vt, base, back, p_exit):
-    """Expected worth of an Explore: one tile, landing on an unseen tile (mix ``xm``, see
+    """Expected worth of an Explore.
+
+    Expected worth of an Explore: one tile, landing on an unseen tile (mix ``xm``, see
     ``tile_mix_nb``; ``base`` = the price every landing tile shares, horrors near
     included), then the best of staying to reveal, stepping back (worth ``back``) or
-    exploring on, with ``r1`` points left."""
+    exploring on, with ``r1`` points left.
+    """
     p_safe = xm[0]
     p_ledge = xm[1]
     p_rough = xm[2]
@@ -924,8 +975,11 @@ def run_packed_nb(tl, t, path, steps):
 
 @njit
 def first_step_nb(parent, t, goal, path):
-    """Walk ``parent`` back from ``goal`` to ``t``; write the route into ``path`` (first
-    step at ``path[0]``) and return its length."""
+    """Walk ``parent`` back from ``goal`` to ``t`` and write the route.
+
+    Walk ``parent`` back from ``goal`` to ``t``; write the route into ``path`` (first
+    step at ``path[0]``) and return its length.
+    """
     n = 0
     u = goal
     while u != t and u >= 0:
@@ -957,11 +1011,14 @@ K_HIDE = 9
 def goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, t, ex, n, n_cav,
                      late, in_window, allow_rescue, rounds_left, stack_left, w_swim, w_sq,
                      w_dig, ox, oy, coh, bp):
-    """The searches of a decision: steps to the nearest horror and room to back away
+    """The searches of a decision, kept for the caver's turn.
+
+    The searches of a decision: steps to the nearest horror and room to back away
     (``hd`` row), the rally tile once the exit is due (``path`` row: steps to it), the
     goal (a knocked-out caver to rescue, the exit, or the frontier) and the steps from
     every tile to it (``phi``/``php`` rows). Returns ``(mode, rally)``: mode 0 explore,
-    1 exit, 2 rescue."""
+    1 exit, 2 rescue.
+    """
     dist = scratch[SCR.DIST]
     parent = scratch[SCR.PARENT]
     queue = scratch[SCR.QUEUE]

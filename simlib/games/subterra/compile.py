@@ -134,6 +134,7 @@ def _validate(data: dict[str, Any]) -> None:
     cavers = data.get("cavers")
     _need(isinstance(cavers, list) and 1 <= len(cavers) <= MAX_CAVERS,
           f"data: cavers must list 1 to {MAX_CAVERS} caver boards")
+    assert isinstance(cavers, list)  # checked just above
     names = []
     for i, b in enumerate(cavers):
         for key in ("rank", "health", "ability_cost", "ability_value"):

@@ -84,6 +84,7 @@ def validate(values: dict[str, Any]) -> None:
     pool_len = len(hazard_pool(data, difficulty))
     deck = values["hazard_cards"]
     if deck is None:
+        assert table is not None  # checked above
         deck = table + (data["deck_size"]["first_game_bonus"] if values["first_game_bonus"]
                         else 0)
         key = "first_game_bonus"
