@@ -270,49 +270,19 @@ def hazard_costs_nb(gs, params, hp, lv):
     severe, cave-in rolls plain, severe, horror tile, a horror next to it, two steps
     away, three steps away, chance of a Horror card, a two-faced cave-in tile).
     """
-    pool = params[2]
-    cards = params[3]
+    pc = params[7]  # pool cards by hazard type x severe
     eff = params[4]
-    m = pool.shape[0]
-    pt0 = 0.0
-    pt1 = 0.0
-    pf0 = 0.0
-    pf1 = 0.0
-    pg0 = 0.0
-    pg1 = 0.0
-    pc0 = 0.0
-    pc1 = 0.0
-    ph0 = 0.0
-    ph1 = 0.0
-    for i in range(m):
-        cid = pool[i]
-        ty = cards[cid, 0]
-        sv = cards[cid, 1]
-        if ty == HAZARD.TREMOR:
-            if sv:
-                pt1 += 1.0
-            else:
-                pt0 += 1.0
-        elif ty == HAZARD.FLOOD:
-            if sv:
-                pf1 += 1.0
-            else:
-                pf0 += 1.0
-        elif ty == HAZARD.GAS:
-            if sv:
-                pg1 += 1.0
-            else:
-                pg0 += 1.0
-        elif ty == HAZARD.CAVE_IN:
-            if sv:
-                pc1 += 1.0
-            else:
-                pc0 += 1.0
-        else:
-            if sv:
-                ph1 += 1.0
-            else:
-                ph0 += 1.0
+    m = params[2].shape[0]
+    pt0 = pc[HAZARD.TREMOR, 0]
+    pt1 = pc[HAZARD.TREMOR, 1]
+    pf0 = pc[HAZARD.FLOOD, 0]
+    pf1 = pc[HAZARD.FLOOD, 1]
+    pg0 = pc[HAZARD.GAS, 0]
+    pg1 = pc[HAZARD.GAS, 1]
+    pc0 = pc[HAZARD.CAVE_IN, 0]
+    pc1 = pc[HAZARD.CAVE_IN, 1]
+    ph0 = pc[HAZARD.HORROR, 0]
+    ph1 = pc[HAZARD.HORROR, 1]
     inv = 1.0 / m if m > 0 else 0.0
     kocost = hp_cost_nb(hp, hp, lv)
     if gs[GFC.DECK_POS] >= gs[GFC.DECK_N]:
@@ -897,15 +867,10 @@ def tile_mix_nb(tl, gs, params, cc, hp, lv, risk, cnt):
     Returns (p_safe, p_ledge, p_rough, p_water, p_gas, p_cave, p_horror, cost on water,
     gas, cave-in, horror tile, entry cost of rough terrain, of gas).
     """
+    mix = params[8]
     for k in range(11):
-        cnt[k] = 0
-    sb = params[1]
-    for i in range(sb.shape[0]):
-        cnt[sb[i, 0]] += 1
-    for u in range(gs[GFC.N_TILES]):
-        ty = tl[u, TFC.TYPE]
-        if cnt[ty] > 0:
-            cnt[ty] -= 1
+        left = mix[k] - gs[GFC.LAID + k]
+        cnt[k] = left if left > 0 else 0
     tot = 0.0
     for ty in range(2, 11):
         tot += cnt[ty]

@@ -227,4 +227,8 @@ def compile_settings(values: dict[str, Any]) -> tuple:
                         ABILITY_NAMES.index(b["ability"]), b["ability_cost"], b["ability_value"])
                        for b in data["cavers"]], dtype=np.int32)
     team = team_boards(data, values["team"], cavers)
-    return (cfg, stack_base, pool, cards, effects, boards, team)
+    pool_counts = np.zeros((len(HAZARD_NAMES), 2), dtype=np.float64)
+    for cid in pool:
+        pool_counts[cards[cid, 0], 1 if cards[cid, 1] else 0] += 1.0
+    mix = np.bincount(stack_base[:, 0], minlength=len(TILE_NAMES)).astype(np.int64)
+    return (cfg, stack_base, pool, cards, effects, boards, team, pool_counts, mix)

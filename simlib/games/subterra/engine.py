@@ -51,7 +51,7 @@ from simlib.games.subterra.state import (
 )
 
 # --- compiled settings: the tuple ``params`` --------------------------------------------
-# params = (cfg, stack_base, pool, cards, effects, boards, team)
+# params = (cfg, stack_base, pool, cards, effects, boards, team, pool_counts, mix)
 #   cfg     int64 (CFG.N,)    scalar settings, slots below
 #   stack_base int32 (n, 3)   the cave tiles: type, shape mask (rotation 0), cave-in faces
 #   pool    int32 (m,)        ids of the hazard cards left after the difficulty's removals
@@ -59,6 +59,9 @@ from simlib.games.subterra.state import (
 #   effects int32 (2, EF.N)   effect row for plain (0) and severe (1) cards
 #   boards  int32 (8, 5)      per board: rank, health, ability, ability cost, ability value
 #   team    int32 (n_cavers,) board of each seat, or all -1 for a random team per game
+#   pool_counts float64 (5, 2) cards in the pool by hazard type and severe (0/1): the
+#                             bots' public knowledge of the deck, counted once
+#   mix     int64 (11,)       cave tiles in the printed stack by tile type
 CFG_CAVERS = 0
 CFG_DECK = 1
 CFG_EXIT_DEPTH = 2
@@ -190,6 +193,7 @@ def place_tile_nb(tl, nb, grid, gs, x, y, ty, mask, faces, arrow):
     t = gs[GFC.N_TILES]
     gs[GFC.N_TILES] = t + 1
     tl[t, TFC.TYPE] = ty
+    gs[GFC.LAID + ty] += 1
     tl[t, TFC.X] = x
     tl[t, TFC.Y] = y
     tl[t, TFC.BLAST] = 0

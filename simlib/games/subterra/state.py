@@ -237,7 +237,8 @@ class GF(NamedTuple):
     VIOLATIONS: int = 40  # invariant breaches seen when checking is on (tests)
     CHECK: int = 41  # 1 = check invariants after every step
     ACTIONS: int = 42  # 12 slots: actions taken, by action code
-    N: int = 54
+    LAID: int = 54  # 11 slots: tiles laid, by tile type
+    N: int = 65
 
 
 GFC = GF()
