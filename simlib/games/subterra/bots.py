@@ -502,6 +502,33 @@ def forget_nb(scratch):
     """
     for r in range(scratch.shape[0]):
         scratch[r, MEMO] = -1
+    for i in range(scratch.shape[1]):
+        scratch[SCR.KEYS, i] = -1
+
+
+KEY_HORROR = 0  # slots of the ``keys`` scratch row
+KEY_RALLY = 1
+KEY_EXIT = 2
+
+
+@njit
+def mix_key_nb(k, v):
+    """Fold ``v`` into key ``k`` (keys stay >= 0; -1 means nothing kept)."""
+    return (np.int64(k) * 1000003 + np.int64(v) + 7) & 0x3FFFFFFF
+
+
+@njit
+def cave_key_nb(gs):
+    """Key of the cave as the searches see it.
+
+    It changes when a round passes (horrors, floods and rubble change only between
+    rounds) or a tile, dig, rope or blast changes the way.
+    """
+    k = np.int64(17)
+    for v in (gs[GFC.ROUND], gs[GFC.N_TILES], gs[GFC.DIGS], gs[GFC.ROPES_PLACED],
+              gs[GFC.EXPLOSIVES_USED]):
+        k = mix_key_nb(k, v)
+    return k
 
 
 @njit
@@ -992,19 +1019,26 @@ def goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, t, ex, n, n_c
     php = scratch[SCR.PARENT2]
     tmp = scratch[SCR.BLOCKED]
     path = scratch[SCR.PATH]
+    keys = scratch[SCR.KEYS]
+    # The horror field, the steps to the rally and to the exit are the same for every
+    # caver with the same step weights until the cave changes: kept in their rows, keyed
+    # in ``keys`` (cleared at every game start by ``forget_nb``).
+    cave = cave_key_nb(gs)
+    wk = w_swim + 16 * (w_sq + 16 * w_dig)
     # steps to the nearest horror (-1 = none within 6) and room to back away from it
-    if gs[GFC.N_HORRORS] > 0:
-        ns = 0
-        for h in range(hz.shape[0]):
-            if hz[h] >= 0:
-                parent[ns] = hz[h]
-                ns += 1
-        tail = bfs_sources_nb(nb, n, parent, ns, 6, hd, queue)
-        horror_runway_nb(tl, nb, grid, hd, queue, tail)
-    else:
-        for u in range(n):
-            hd[u] = -1
-
+    if keys[KEY_HORROR] != cave:
+        keys[KEY_HORROR] = cave
+        if gs[GFC.N_HORRORS] > 0:
+            ns = 0
+            for h in range(hz.shape[0]):
+                if hz[h] >= 0:
+                    parent[ns] = hz[h]
+                    ns += 1
+            tail = bfs_sources_nb(nb, n, parent, ns, 6, hd, queue)
+            horror_runway_nb(tl, nb, grid, hd, queue, tail)
+        else:
+            for u in range(n):
+                hd[u] = -1
 
     # when the exit is due, the team agrees on a rally tile and gathers round it, so that
     # the exit is revealed where everyone is near: the frontier tile the conscious cavers
@@ -1020,14 +1054,16 @@ def goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, t, ex, n, n_c
                                       w_swim, w_sq, w_dig)
                 hd[MEMO] = 1  # chosen (a rally of -1: none could be agreed)
                 tmp[MEMO] = rally
+                keys[KEY_RALLY] = -1  # the search above used the ``path`` row
             if rally < 0:
                 break
-            for u in range(n):
-                dist[u] = -1
-            dist[rally] = 0
-            goal_search_nb(tl, nb, n, dist, parent, queue, tmp, w_swim, w_sq, w_dig)
-            for u in range(n):
-                path[u] = dist[u]
+            pkey = mix_key_nb(mix_key_nb(cave, wk), rally)
+            if keys[KEY_RALLY] != pkey:
+                keys[KEY_RALLY] = pkey
+                for u in range(n):
+                    path[u] = -1
+                path[rally] = 0
+                goal_search_nb(tl, nb, n, path, parent, queue, tmp, w_swim, w_sq, w_dig)
             if attempt == 1 or frontier_within_nb(tl, nb, grid, n, path, bp[P_RADIUS]):
                 break
             rally = -1  # no frontier left near the rally: agree on another
@@ -1038,10 +1074,18 @@ def goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, t, ex, n, n_c
     # --- the goal: a knocked-out caver to rescue, the exit, or the frontier
     mode = 0
     if ex >= 0:
+        xd = scratch[SCR.EXIT_DIST]
+        xp = scratch[SCR.EXIT_PARENT]
+        ekey = mix_key_nb(cave, wk)
+        if keys[KEY_EXIT] != ekey:
+            keys[KEY_EXIT] = ekey
+            for u in range(n):
+                xd[u] = -1
+            xd[ex] = 0
+            goal_search_nb(tl, nb, n, xd, xp, queue, tmp, w_swim, w_sq, w_dig)
         for u in range(n):
-            phi[u] = -1
-        phi[ex] = 0
-        goal_search_nb(tl, nb, n, phi, php, queue, tmp, w_swim, w_sq, w_dig)
+            phi[u] = xd[u]
+            php[u] = xp[u]
         mode = 1
     if allow_rescue and bp[P_RESCUE] > 0:
         for o in range(n_cav):

@@ -265,7 +265,10 @@ class SC(NamedTuple):
     PARENT2: int = 5
     BLOCKED: int = 6
     PATH: int = 7
-    N: int = 8
+    KEYS: int = 8  # keys of the searches the bots keep (see bots.goal_searches_nb)
+    EXIT_DIST: int = 9  # steps to the exit, kept
+    EXIT_PARENT: int = 10
+    N: int = 11
 
 
 SCR = SC()
