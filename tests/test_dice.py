@@ -400,6 +400,21 @@ def test_fall_kernel_draws_nothing_for_short_falls():
     assert fall_damage_nb(np.array([1, 1]), 2, s) == 1
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(SIZES), min_size=1, max_size=5), st.integers(0, 40),
+       st.integers(0, 2**32), st.integers(0, 1000))
+def test_fall_kernel_matches_python_reference(defense, squares, seed, index):
+    # TR-127..TR-129 in plain Python, fed the same stream as the kernel
+    s1 = new_state(seed, index)
+    s2 = s1.copy()
+    got = fall_damage_nb(np.array(defense, np.int64), squares, s1)
+    want = 0
+    if squares > 1:
+        want = int(sum(int(randint_nb(s, s2)) + 1 for s in defense) <= squares)
+    assert got == want
+    np.testing.assert_array_equal(s1, s2)
+
+
 @pytest.mark.parametrize(("defense", "squares"), [([6], 3), ([4, 4], 4), ([8, 12], 7), ([6], 2)])
 def test_sampled_falls_match_exact(defense, squares):
     # 200,000 sampled falls: exact binomial test, two-sided, false-alarm rate ALPHA
