@@ -93,9 +93,13 @@ def _run(args, env_extra=None, timeout=1800):
     env.pop("NUMBA_DISABLE_JIT", None)
     env.update(env_extra or {})
     # plain-Python mode warns on the generator's intended uint64 wrap-around
-    out = subprocess.run([sys.executable, "-W", "ignore::RuntimeWarning", "-c", WORKER,
-                          *map(str, args)], env=env, capture_output=True, text=True,
-                         timeout=timeout)
+    out = subprocess.run(
+        [sys.executable, "-W", "ignore::RuntimeWarning", "-c", WORKER, *map(str, args)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     if out.returncode != 0:
         raise RuntimeError(out.stderr[-2000:])
     return json.loads(out.stdout.strip().splitlines()[-1])["rate"]
@@ -109,8 +113,10 @@ def main(argv=None):
     reps = 3 if quick else 5
     scale = 1 if quick else 10
     plain_jit = {"NUMBA_DISABLE_JIT": "1"}
-    print(f"machine: {os.cpu_count()} logical CPUs; python {sys.version.split()[0]}; "
-          f"one thread; medians of {reps} runs\n")
+    print(
+        f"machine: {os.cpu_count()} logical CPUs; python {sys.version.split()[0]}; "
+        f"one thread; medians of {reps} runs\n"
+    )
     rows = []
     for name, a, d, ab, db in POOLS:
         pool = [json.dumps(a), json.dumps(d), ab, db]
@@ -125,8 +131,13 @@ def main(argv=None):
         fr = _run(["fractions", 500 * scale, reps, *pool])
         rows.append((f"{name}: exact distributions/s, duel_fractions()", fr, None))
     pool = [json.dumps([6]), json.dumps([6, 6]), 0, 0]
-    rows.append(("2d6 fall of 7: sampled falls/s", _run(["falls", 2_000_000 * scale, reps, *pool]),
-                 _run(["falls", 4_000 * scale, reps, *pool], plain_jit)))
+    rows.append(
+        (
+            "2d6 fall of 7: sampled falls/s",
+            _run(["falls", 2_000_000 * scale, reps, *pool]),
+            _run(["falls", 4_000 * scale, reps, *pool], plain_jit),
+        )
+    )
 
     width = max(len(r[0]) for r in rows)
     print(f"{'measure':<{width}}  {'numba':>14}  {'plain Python':>13}  {'ratio':>7}")
@@ -134,8 +145,10 @@ def main(argv=None):
         py_s = f"{py:>13,.0f}" if py else f"{'-':>13}"
         ratio = f"{nb / py:>6,.0f}x" if py else f"{'-':>7}"
         print(f"{name:<{width}}  {nb:>14,.0f}  {py_s}  {ratio}")
-    print("\n'plain Python' runs the same kernels with NUMBA_DISABLE_JIT=1; duel_distribution()"
-          "\nand duel_fractions() are Python entry points (validation; integers for fractions).")
+    print(
+        "\n'plain Python' runs the same kernels with NUMBA_DISABLE_JIT=1; duel_distribution()"
+        "\nand duel_fractions() are Python entry points (validation; integers for fractions)."
+    )
 
 
 if __name__ == "__main__":

@@ -82,8 +82,15 @@ def brute_force_counts(attack, defense, attack_bonus=0, defense_bonus=0, order="
             lifted = a_rolls.copy()
             if i is not None:
                 lifted[:, i] += attack_bonus
-            per_choice.append(np.min([(lifted >= h[:, None]).sum(axis=1) if n
-                                      else np.zeros(total, np.int64) for h in highs()], axis=0))
+            per_choice.append(
+                np.min(
+                    [
+                        (lifted >= h[:, None]).sum(axis=1) if n else np.zeros(total, np.int64)
+                        for h in highs()
+                    ],
+                    axis=0,
+                )
+            )
         wounds = np.max(per_choice, axis=0)
     counts = np.bincount(wounds, minlength=n + 1)
     return counts.tolist(), int(np.prod([*attack, *defense]))
@@ -95,8 +102,13 @@ def reference_duel(attack, defense, attack_bonus, defense_bonus, state):
     a = [int(randint_nb(s, state)) + 1 for s in attack]
     high = max(d) + defense_bonus
     wounds = sum(x >= high for x in a)
-    best = max([wounds] + [sum((x + (attack_bonus if i == k else 0)) >= high
-                               for i, x in enumerate(a)) for k in range(len(a))])
+    best = max(
+        [wounds]
+        + [
+            sum((x + (attack_bonus if i == k else 0)) >= high for i, x in enumerate(a))
+            for k in range(len(a))
+        ]
+    )
     return best
 
 
@@ -134,8 +146,9 @@ def gof_pvalue(counts, probs):
             exp_bins[k] += exp[small].sum()
     if len(obs_bins) < 2:
         return 1.0
-    return float(stats.chisquare(obs_bins, np.array(exp_bins) * (sum(obs_bins) / sum(exp_bins)))
-                 .pvalue)
+    return float(
+        stats.chisquare(obs_bins, np.array(exp_bins) * (sum(obs_bins) / sum(exp_bins))).pvalue
+    )
 
 
 def test_gof_helper_can_fail():
@@ -193,8 +206,9 @@ HAND = [
 @pytest.mark.parametrize(("args", "expected"), HAND)
 def test_hand_computed_duels(args, expected):
     assert duel_fractions(*args) == expected
-    np.testing.assert_allclose(duel_distribution(*args), [float(x) for x in expected],
-                               rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        duel_distribution(*args), [float(x) for x in expected], rtol=0, atol=1e-15
+    )
     counts, total = brute_force_counts(*args)
     assert frac(counts, total) == expected
 
@@ -220,28 +234,45 @@ def test_exact_matches_brute_force(attack, defense, ab, db):
     counts, total = brute_force_counts(attack, defense, ab, db)
     exact = duel_fractions(attack, defense, ab, db)
     assert exact == frac(counts, total)
-    np.testing.assert_allclose(duel_distribution(attack, defense, ab, db),
-                               [float(x) for x in exact], rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(
+        duel_distribution(attack, defense, ab, db),
+        [float(x) for x in exact],
+        rtol=1e-12,
+        atol=1e-15,
+    )
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.sampled_from([2, 3, 4, 6]), min_size=1, max_size=3),
-       st.lists(st.sampled_from([2, 3, 4, 6]), min_size=1, max_size=3), bonuses, bonuses)
+@given(
+    st.lists(st.sampled_from([2, 3, 4, 6]), min_size=1, max_size=3),
+    st.lists(st.sampled_from([2, 3, 4, 6]), min_size=1, max_size=3),
+    bonuses,
+    bonuses,
+)
 def test_bonus_placement_order_does_not_matter(attack, defense, ab, db):
     # the module's claim: defender-first and attacker-first placements give the same duel
-    assert brute_force_counts(attack, defense, ab, db, "defender") == \
-        brute_force_counts(attack, defense, ab, db, "attacker")
+    assert brute_force_counts(attack, defense, ab, db, "defender") == brute_force_counts(
+        attack, defense, ab, db, "attacker"
+    )
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.integers(1, 20), min_size=0, max_size=6),
-       st.lists(st.integers(1, 20), min_size=1, max_size=4), bonuses, bonuses)
+@given(
+    st.lists(st.integers(1, 20), min_size=0, max_size=6),
+    st.lists(st.integers(1, 20), min_size=1, max_size=4),
+    bonuses,
+    bonuses,
+)
 def test_wound_rule_on_rolled_values(a_rolls, d_rolls, ab, db):
     # TR-278/TR-341: wounds = attack dice >= highest defence die, bonus on the best die
     high = max(d_rolls) + db
-    want = max([sum(x >= high for x in a_rolls)]
-               + [sum(x + ab * (i == k) >= high for i, x in enumerate(a_rolls))
-                  for k in range(len(a_rolls))])
+    want = max(
+        [sum(x >= high for x in a_rolls)]
+        + [
+            sum(x + ab * (i == k) >= high for i, x in enumerate(a_rolls))
+            for k in range(len(a_rolls))
+        ]
+    )
     got = duel_wounds_nb(np.array(a_rolls, np.int64), np.array(d_rolls, np.int64), ab, db)
     assert got == want
 
@@ -280,8 +311,14 @@ def test_sampling_is_reproducible():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(SIZES), min_size=0, max_size=5), defences, bonuses, bonuses,
-       st.integers(0, 2**32), st.integers(0, 1000))
+@given(
+    st.lists(st.sampled_from(SIZES), min_size=0, max_size=5),
+    defences,
+    bonuses,
+    bonuses,
+    st.integers(0, 2**32),
+    st.integers(0, 1000),
+)
 def test_duel_kernel_matches_python_reference(attack, defense, ab, db, seed, index):
     s1 = new_state(seed, index)
     s2 = s1.copy()
@@ -340,8 +377,9 @@ def test_mob_full_tie_is_the_callers_choice():
         mob_attack([[8], [8]], leader=True)
 
 
-enemy_lists = st.lists(st.lists(st.sampled_from([4, 6, 8, 10, 12, 20]), min_size=1, max_size=4),
-                       min_size=0, max_size=6)
+enemy_lists = st.lists(
+    st.lists(st.sampled_from([4, 6, 8, 10, 12, 20]), min_size=1, max_size=4), min_size=0, max_size=6
+)
 
 
 @settings(max_examples=300, deadline=None)
@@ -368,14 +406,24 @@ def brute_force_fall(defense, squares):
     return Fraction(sum(t <= squares for t in totals), len(totals))
 
 
-@pytest.mark.parametrize(("defense", "squares", "expected"), [
-    # TR-127: a fall of 1 square or less never rolls, even with a d1 that would always hurt
-    ([1], 1, Fraction(0)), ([6], 0, Fraction(0)), ([6], 1, Fraction(0)),
-    # TR-128/TR-129: total of the defence dice <= squares fallen loses a health
-    ([6], 2, Fraction(2, 6)), ([6], 3, Fraction(1, 2)), ([6], 6, Fraction(1)),
-    ([6], 9, Fraction(1)), ([6, 6], 2, Fraction(1, 36)), ([4, 4], 4, Fraction(6, 16)),
-    ([12], 4, Fraction(4, 12)), ([8, 4], 5, Fraction(10, 32)),
-])
+@pytest.mark.parametrize(
+    ("defense", "squares", "expected"),
+    [
+        # TR-127: a fall of 1 square or less never rolls, even with a d1 that would always hurt
+        ([1], 1, Fraction(0)),
+        ([6], 0, Fraction(0)),
+        ([6], 1, Fraction(0)),
+        # TR-128/TR-129: total of the defence dice <= squares fallen loses a health
+        ([6], 2, Fraction(2, 6)),
+        ([6], 3, Fraction(1, 2)),
+        ([6], 6, Fraction(1)),
+        ([6], 9, Fraction(1)),
+        ([6, 6], 2, Fraction(1, 36)),
+        ([4, 4], 4, Fraction(6, 16)),
+        ([12], 4, Fraction(4, 12)),
+        ([8, 4], 5, Fraction(10, 32)),
+    ],
+)
 def test_fall_damage_hand_cases(defense, squares, expected):
     assert fall_damage_fraction(defense, squares) == expected
     assert fall_damage_probability(defense, squares) == pytest.approx(float(expected), abs=1e-15)
@@ -401,8 +449,12 @@ def test_fall_kernel_draws_nothing_for_short_falls():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(SIZES), min_size=1, max_size=5), st.integers(0, 40),
-       st.integers(0, 2**32), st.integers(0, 1000))
+@given(
+    st.lists(st.sampled_from(SIZES), min_size=1, max_size=5),
+    st.integers(0, 40),
+    st.integers(0, 2**32),
+    st.integers(0, 1000),
+)
 def test_fall_kernel_matches_python_reference(defense, squares, seed, index):
     # TR-127..TR-129 in plain Python, fed the same stream as the kernel
     s1 = new_state(seed, index)
@@ -425,24 +477,27 @@ def test_sampled_falls_match_exact(defense, squares):
 
 
 # --- input validation -------------------------------------------------------------------------
-@pytest.mark.parametrize(("call", "match"), [
-    (lambda: duel_distribution("66", [6]), "attack must be a list of die sizes"),
-    (lambda: duel_distribution([6, 0], [6]), r"attack\[1\] \(sides of a die\) must be a whole"),
-    (lambda: duel_distribution([6.5], [6]), r"attack\[0\]"),
-    (lambda: duel_distribution([True], [6]), r"attack\[0\]"),
-    (lambda: duel_distribution([6], []), "defense must name at least 1 die"),
-    (lambda: duel_distribution([6], [2000]), "from 1 to 1000"),
-    (lambda: duel_distribution([6], [6], -1), "attack_bonus must be a whole number from 0"),
-    (lambda: duel_distribution([6], [6], 0, 1.5), "defense_bonus"),
-    (lambda: duel_distribution(np.ones((2, 2), int), [6]), "flat list"),
-    (lambda: duel_distribution([6] * 101, [6]), "at most 100 dice"),
-    (lambda: fall_damage_probability([6], -1), "squares must be a whole number >= 0"),
-    (lambda: fall_damage_probability([], 3), "defense must name at least 1 die"),
-    (lambda: mob_attack([[8], []]), r"enemies\[1\] must name at least 1 die"),
-    (lambda: mob_attack(8), "enemies must be a list of attack pools"),
-    (lambda: mob_attack([], leader=0), "no enemies"),
-    (lambda: sample_duels([6], [6], n=-5), "n must be"),
-])
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: duel_distribution("66", [6]), "attack must be a list of die sizes"),
+        (lambda: duel_distribution([6, 0], [6]), r"attack\[1\] \(sides of a die\) must be a whole"),
+        (lambda: duel_distribution([6.5], [6]), r"attack\[0\]"),
+        (lambda: duel_distribution([True], [6]), r"attack\[0\]"),
+        (lambda: duel_distribution([6], []), "defense must name at least 1 die"),
+        (lambda: duel_distribution([6], [2000]), "from 1 to 1000"),
+        (lambda: duel_distribution([6], [6], -1), "attack_bonus must be a whole number from 0"),
+        (lambda: duel_distribution([6], [6], 0, 1.5), "defense_bonus"),
+        (lambda: duel_distribution(np.ones((2, 2), int), [6]), "flat list"),
+        (lambda: duel_distribution([6] * 101, [6]), "at most 100 dice"),
+        (lambda: fall_damage_probability([6], -1), "squares must be a whole number >= 0"),
+        (lambda: fall_damage_probability([], 3), "defense must name at least 1 die"),
+        (lambda: mob_attack([[8], []]), r"enemies\[1\] must name at least 1 die"),
+        (lambda: mob_attack(8), "enemies must be a list of attack pools"),
+        (lambda: mob_attack([], leader=0), "no enemies"),
+        (lambda: sample_duels([6], [6], n=-5), "n must be"),
+    ],
+)
 def test_bad_input_gets_one_clear_message(call, match):
     with pytest.raises(SimlibInputError, match=match) as err:
         call()
@@ -450,8 +505,9 @@ def test_bad_input_gets_one_clear_message(call, match):
 
 
 def test_numpy_inputs_accepted():
-    np.testing.assert_allclose(duel_distribution(np.array([6, 6]), (np.int32(6),)),
-                               duel_distribution([6, 6], [6]))
+    np.testing.assert_allclose(
+        duel_distribution(np.array([6, 6]), (np.int32(6),)), duel_distribution([6, 6], [6])
+    )
 
 
 # --- plain Python (NUMBA_DISABLE_JIT=1) gives the same numbers ---------------------------------
@@ -475,11 +531,18 @@ print(json.dumps(out))
 
 def test_plain_python_matches_numba():
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    res = subprocess.run([sys.executable, "-c", PLAIN], env=env, capture_output=True, text=True,
-                         timeout=300, check=True)
+    res = subprocess.run(
+        [sys.executable, "-c", PLAIN],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     plain = json.loads(res.stdout.strip().splitlines()[-1])
     assert plain["duels"] == dice.sample_duels([6, 8, 12], [6, 4], 2, 1, n=3000, seed=5).tolist()
     assert plain["falls"] == dice.sample_falls([6, 6], 5, n=3000, seed=6)
-    np.testing.assert_allclose(plain["pmf"], duel_distribution([20, 4, 4], [12, 8], 3, 2),
-                               rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        plain["pmf"], duel_distribution([20, 4, 4], [12, 8], 3, 2), rtol=0, atol=1e-15
+    )
     assert plain["mob"] == plain["mob_nb"] == [8, 4, 6, 4, 6]

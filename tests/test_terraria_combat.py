@@ -17,8 +17,13 @@ from simlib.games.terraria import combat, content
 from simlib.games.terraria.combat import combat_table, fall_damage_chance, fall_table
 from simlib.games.terraria.content import CHARACTER_DICE, load_content
 
-RULEBOOK = (Path(__file__).resolve().parent.parent / ".." / "shared" / "rules"
-            / "terraria-the-board-game.txt")
+RULEBOOK = (
+    Path(__file__).resolve().parent.parent
+    / ".."
+    / "shared"
+    / "rules"
+    / "terraria-the-board-game.txt"
+)
 
 
 # --- content tables ---------------------------------------------------------------------------
@@ -89,26 +94,43 @@ def test_bestiary_flags_from_the_rulebook():
 
 
 BAD = [
-    ("[weapons.x]\nname='X'\nattack=[6,6,6,6]\nranges=['short']\nlos=true\n",
-     r"weapons\.x\.attack: 4 d6, but the character dice hold only 3 d6"),
-    ("[weapons.x]\nname='X'\nattack=[10]\nranges=['short']\nlos=true\n",
-     r"weapons\.x\.attack: a d10 is not allowed; die sizes: 4, 6, 8, 12"),
-    ("[weapons.x]\nname='X'\nattack=[6]\nranges=['far']\nlos=true\n",
-     r"weapons\.x\.ranges must list distinct ranges from short, medium, long"),
-    ("[weapons.x]\nname='X'\nattack=[6]\nranges=['short']\nlos=true\ncolor=1\n",
-     r"weapons\.x: unknown key 'color'"),
+    (
+        "[weapons.x]\nname='X'\nattack=[6,6,6,6]\nranges=['short']\nlos=true\n",
+        r"weapons\.x\.attack: 4 d6, but the character dice hold only 3 d6",
+    ),
+    (
+        "[weapons.x]\nname='X'\nattack=[10]\nranges=['short']\nlos=true\n",
+        r"weapons\.x\.attack: a d10 is not allowed; die sizes: 4, 6, 8, 12",
+    ),
+    (
+        "[weapons.x]\nname='X'\nattack=[6]\nranges=['far']\nlos=true\n",
+        r"weapons\.x\.ranges must list distinct ranges from short, medium, long",
+    ),
+    (
+        "[weapons.x]\nname='X'\nattack=[6]\nranges=['short']\nlos=true\ncolor=1\n",
+        r"weapons\.x: unknown key 'color'",
+    ),
     ("[armor.x]\nname='X'\n", r"armor\.x: missing key 'defense'"),
     ("[armor.x]\nname='X'\ndefense=[]\n", r"armor\.x\.defense must be a non-empty list"),
     ("[armor]\n", r"\[armor\] must hold at least one entry"),
-    ("[bestiary.x]\nname='X'\nbiome='ocean'\nlayer='surface'\ntime='day'\nattack=[6]\n"
-     "ranges=['short']\ndefense=[6]\nwounds=1\nmovement=1\nmove='walking'\ndebuff='none'\n"
-     "slime=false\ncoins=1\n", r"bestiary\.x\.biome: 'ocean' is not allowed"),
-    ("[bestiary.x]\nname='X'\nbiome='forest'\nlayer='surface'\ntime='day'\nattack=[7]\n"
-     "ranges=['short']\ndefense=[6]\nwounds=1\nmovement=1\nmove='walking'\ndebuff='none'\n"
-     "slime=false\ncoins=1\n", r"bestiary\.x\.attack: a d7 is not allowed"),
-    ("[bestiary.x]\nname='X'\nbiome='forest'\nlayer='surface'\ntime='day'\nattack=[6]\n"
-     "ranges=['short']\ndefense=[6]\nwounds=0\nmovement=1\nmove='walking'\ndebuff='none'\n"
-     "slime=false\ncoins=1\n", r"bestiary\.x\.wounds must be from 1 to 99"),
+    (
+        "[bestiary.x]\nname='X'\nbiome='ocean'\nlayer='surface'\ntime='day'\nattack=[6]\n"
+        "ranges=['short']\ndefense=[6]\nwounds=1\nmovement=1\nmove='walking'\ndebuff='none'\n"
+        "slime=false\ncoins=1\n",
+        r"bestiary\.x\.biome: 'ocean' is not allowed",
+    ),
+    (
+        "[bestiary.x]\nname='X'\nbiome='forest'\nlayer='surface'\ntime='day'\nattack=[7]\n"
+        "ranges=['short']\ndefense=[6]\nwounds=1\nmovement=1\nmove='walking'\ndebuff='none'\n"
+        "slime=false\ncoins=1\n",
+        r"bestiary\.x\.attack: a d7 is not allowed",
+    ),
+    (
+        "[bestiary.x]\nname='X'\nbiome='forest'\nlayer='surface'\ntime='day'\nattack=[6]\n"
+        "ranges=['short']\ndefense=[6]\nwounds=0\nmovement=1\nmove='walking'\ndebuff='none'\n"
+        "slime=false\ncoins=1\n",
+        r"bestiary\.x\.wounds must be from 1 to 99",
+    ),
     ("[enemy_dice]\nsizes=[]\n", r"enemy_dice\.sizes must be a non-empty list"),
     ("[tiles]\nx=1\n", r"unknown table 'tiles'"),
     ("[weapons\n", r"is not valid TOML"),
@@ -163,8 +185,11 @@ def test_copper_shortsword_against_green_slime_by_hand(table):
     # TR-278/TR-279: a d4 against a d4 wounds on 10 of 16 rolls (ties to the attacker);
     # TR-281: one wound defeats a 1-wound enemy. TR-341: a d4 slime attack against the
     # bare d4 defence costs 1 health on 10 of 16 rolls (ties favour the enemy).
-    row = table[(table.weapon == "copper_shortsword") & (table.armor == "none")
-                & (table.enemy == "green_slime")].iloc[0]
+    row = table[
+        (table.weapon == "copper_shortsword")
+        & (table.armor == "none")
+        & (table.enemy == "green_slime")
+    ].iloc[0]
     assert row["dealt_1"] == pytest.approx(10 / 16, abs=1e-15)
     assert row["p_defeat"] == pytest.approx(10 / 16, abs=1e-15)
     assert row["taken_1"] == pytest.approx(10 / 16, abs=1e-15)
@@ -193,13 +218,20 @@ def test_every_row_matches_the_exact_duels(table):
 
 def test_bonus_icons_enter_the_table():
     # TR-276/TR-277 attack icons on one attack die; TR-285/TR-286 defence icons on one die
-    t = combat_table(attack_bonus=2, defense_bonus=1, weapons=["iron_broadsword"],
-                     armor=["iron"], enemies=["zombie"])
+    t = combat_table(
+        attack_bonus=2,
+        defense_bonus=1,
+        weapons=["iron_broadsword"],
+        armor=["iron"],
+        enemies=["zombie"],
+    )
     assert len(t) == 1
-    np.testing.assert_allclose(t.filter(regex="^dealt_").to_numpy()[0],
-                               duel_distribution([6, 4], [6], 2, 0), atol=1e-15)
-    np.testing.assert_allclose(t.filter(regex="^taken_").to_numpy()[0],
-                               duel_distribution([6], [6, 6], 0, 1), atol=1e-15)
+    np.testing.assert_allclose(
+        t.filter(regex="^dealt_").to_numpy()[0], duel_distribution([6, 4], [6], 2, 0), atol=1e-15
+    )
+    np.testing.assert_allclose(
+        t.filter(regex="^taken_").to_numpy()[0], duel_distribution([6], [6, 6], 0, 1), atol=1e-15
+    )
     base = combat_table(weapons=["iron_broadsword"], armor=["iron"], enemies=["zombie"])
     assert t.expected_dealt[0] > base.expected_dealt[0]
     assert t.expected_taken[0] < base.expected_taken[0]
@@ -211,11 +243,14 @@ def test_dealt_does_not_depend_on_armor(table):
     assert (spread.to_numpy() == 0).all()
 
 
-@pytest.mark.parametrize(("kwargs", "match"), [
-    ({"weapons": ["excalibur"]}, "weapon 'excalibur' is not in the data"),
-    ({"armor": []}, "armor list is empty"),
-    ({"attack_bonus": -1}, "attack_bonus must be a whole number"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"weapons": ["excalibur"]}, "weapon 'excalibur' is not in the data"),
+        ({"armor": []}, "armor list is empty"),
+        ({"attack_bonus": -1}, "attack_bonus must be a whole number"),
+    ],
+)
 def test_table_bad_input(kwargs, match):
     with pytest.raises(SimlibInputError, match=match):
         combat_table(**kwargs)
@@ -234,8 +269,11 @@ def test_fall_damage_rules():
     assert fall_damage_chance([6], 6, mode="lucky_horseshoe") == 0.0
     # TR-437: the Enchanted Sundial changes only the time-limit tokens
     for sq in range(0, 14):
-        assert fall_damage_chance([4, 6], sq, mode="enchanted_sundial") == \
-            fall_damage_chance([4, 6], sq) == fall_damage_probability([4, 6], sq)
+        assert (
+            fall_damage_chance([4, 6], sq, mode="enchanted_sundial")
+            == fall_damage_chance([4, 6], sq)
+            == fall_damage_probability([4, 6], sq)
+        )
 
 
 def test_fall_table_uses_the_worn_armor():
@@ -251,11 +289,14 @@ def test_fall_table_uses_the_worn_armor():
     assert (t.loc["iron"] <= t.loc["none"]).all()
 
 
-@pytest.mark.parametrize(("kwargs", "match"), [
-    ({"mode": "hardcore"}, "mode must be one of standard, journey"),
-    ({"cobweb": "yes"}, "cobweb must be true or false"),
-    ({"squares": -2}, "squares must be a whole number >= 0"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"mode": "hardcore"}, "mode must be one of standard, journey"),
+        ({"cobweb": "yes"}, "cobweb must be true or false"),
+        ({"squares": -2}, "squares must be a whole number >= 0"),
+    ],
+)
 def test_fall_bad_input(kwargs, match):
     args = {"defense": [6], "squares": 3, **kwargs}
     with pytest.raises(SimlibInputError, match=match):
@@ -268,7 +309,8 @@ def test_cli_writes_the_table(tmp_path, capsys):
     assert combat.main(["--out", str(out), "--attack-bonus", "1"]) == 0
     df = pd.read_csv(out)
     pd.testing.assert_series_equal(
-        df["expected_dealt"], combat_table(attack_bonus=1)["expected_dealt"], check_names=False)
+        df["expected_dealt"], combat_table(attack_bonus=1)["expected_dealt"], check_names=False
+    )
     assert "wrote" in capsys.readouterr().out
 
 

@@ -619,8 +619,10 @@ def mob_attack(enemies, leader: int | None = None) -> list[int]:
     leaders = mob_leaders(enemies)
     if leader is None:
         leader = leaders[0]
-    elif isinstance(leader, bool) or not isinstance(leader, numbers.Integral) or (
-        int(leader) not in leaders
+    elif (
+        isinstance(leader, bool)
+        or not isinstance(leader, numbers.Integral)
+        or (int(leader) not in leaders)
     ):
         raise SimlibInputError(
             f"leader must be the index of one of the strongest enemies "

@@ -66,8 +66,9 @@ def _mode(mode: Any) -> str:
     return mode
 
 
-def fall_damage_chance(defense: Sequence[int], squares: int, cobweb: bool = False,
-                       mode: str = "standard") -> float:
+def fall_damage_chance(
+    defense: Sequence[int], squares: int, cobweb: bool = False, mode: str = "standard"
+) -> float:
     """Chance that a character with these defence dice loses 1 health from a fall.
 
     Parameters
@@ -97,8 +98,9 @@ def fall_damage_chance(defense: Sequence[int], squares: int, cobweb: bool = Fals
     return p
 
 
-def fall_table(content: Any = None, squares: Iterable[int] = range(2, 13),
-               mode: str = "standard") -> pd.DataFrame:
+def fall_table(
+    content: Any = None, squares: Iterable[int] = range(2, 13), mode: str = "standard"
+) -> pd.DataFrame:
     """Fall damage chance per armor set (rows) and squares fallen (columns).
 
     ``content`` is a path to a designer's data file, an already loaded content dict, or
@@ -130,9 +132,14 @@ def _select(table: dict, wanted: Iterable[str] | None, what: str) -> list[str]:
     return wanted
 
 
-def combat_table(content: Any = None, attack_bonus: int = 0, defense_bonus: int = 0,
-                 weapons: Iterable[str] | None = None, armor: Iterable[str] | None = None,
-                 enemies: Iterable[str] | None = None) -> pd.DataFrame:
+def combat_table(
+    content: Any = None,
+    attack_bonus: int = 0,
+    defense_bonus: int = 0,
+    weapons: Iterable[str] | None = None,
+    armor: Iterable[str] | None = None,
+    enemies: Iterable[str] | None = None,
+) -> pd.DataFrame:
     """Exact wound chances for every weapon x armor x enemy (see the module docstring).
 
     Parameters
@@ -165,20 +172,23 @@ def combat_table(content: Any = None, attack_bonus: int = 0, defense_bonus: int 
     dealt = np.zeros((len(w_ids), len(e_ids), n_dealt))
     for i, w in enumerate(w_ids):
         for j, e in enumerate(e_ids):
-            p = dice.duel_distribution(data["weapons"][w]["attack"],
-                                       data["bestiary"][e]["defense"], attack_bonus, 0)
+            p = dice.duel_distribution(
+                data["weapons"][w]["attack"], data["bestiary"][e]["defense"], attack_bonus, 0
+            )
             dealt[i, j, : p.shape[0]] = p
     taken = np.zeros((len(a_ids), len(e_ids), n_taken))
     for i, a in enumerate(a_ids):
         for j, e in enumerate(e_ids):
-            p = dice.duel_distribution(data["bestiary"][e]["attack"],
-                                       data["armor"][a]["defense"], 0, defense_bonus)
+            p = dice.duel_distribution(
+                data["bestiary"][e]["attack"], data["armor"][a]["defense"], 0, defense_bonus
+            )
             taken[i, j, : p.shape[0]] = p
     wounds = np.array([data["bestiary"][e]["wounds"] for e in e_ids])
 
     nw, na, ne = len(w_ids), len(a_ids), len(e_ids)
-    wi, ai, ei = (g.ravel() for g in np.meshgrid(np.arange(nw), np.arange(na), np.arange(ne),
-                                                  indexing="ij"))
+    wi, ai, ei = (
+        g.ravel() for g in np.meshgrid(np.arange(nw), np.arange(na), np.arange(ne), indexing="ij")
+    )
     d = dealt[wi, ei]  # (rows, n_dealt)
     t = taken[ai, ei]
     k_dealt = np.arange(n_dealt)
@@ -221,8 +231,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 df.to_parquet(out, index=False)
             print(f"wrote {len(df):,} rows to {out}")
         else:
-            summary = df.pivot_table(index="weapon", columns="enemy", values="p_defeat",
-                                     aggfunc="first", observed=True)
+            summary = df.pivot_table(
+                index="weapon", columns="enemy", values="p_defeat", aggfunc="first", observed=True
+            )
             with pd.option_context("display.width", 200, "display.max_columns", 12):
                 print("chance that one attack defeats the enemy (rows: weapon)")
                 print(summary.round(3))

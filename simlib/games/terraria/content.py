@@ -56,9 +56,19 @@ _KEYS = {
     "weapons": {"name": str, "attack": list, "ranges": list, "los": bool, "source": str},
     "armor": {"name": str, "defense": list, "source": str},
     "bestiary": {
-        "name": str, "biome": str, "layer": str, "time": str, "attack": list, "ranges": list,
-        "defense": list, "wounds": int, "movement": int, "move": str, "debuff": str,
-        "slime": bool, "coins": int,
+        "name": str,
+        "biome": str,
+        "layer": str,
+        "time": str,
+        "attack": list,
+        "ranges": list,
+        "defense": list,
+        "wounds": int,
+        "movement": int,
+        "move": str,
+        "debuff": str,
+        "slime": bool,
+        "coins": int,
     },
 }
 _OPTIONAL = {"source"}
@@ -110,8 +120,10 @@ def _validate(data: dict[str, Any], src: dict[str, str]) -> None:
     if not isinstance(ed, dict) or set(ed) != {"sizes"}:
         raise SimlibInputError(f"{where} must be a table with the one key 'sizes'")
     sizes = ed["sizes"]
-    if not isinstance(sizes, list) or not sizes or not all(
-        _is_int(s) and 1 <= s <= 1000 for s in sizes
+    if (
+        not isinstance(sizes, list)
+        or not sizes
+        or not all(_is_int(s) and 1 <= s <= 1000 for s in sizes)
     ):
         raise SimlibInputError(f"{where}.sizes must be a non-empty list of die sizes 1 to 1000")
     for table, keys in _KEYS.items():
@@ -137,9 +149,7 @@ def _validate(data: dict[str, Any], src: dict[str, str]) -> None:
                 value = entry[key]
                 ok = _is_int(value) if kind is int else isinstance(value, kind)
                 if not ok:
-                    raise SimlibInputError(
-                        f"{where}.{key} must be {kind.__name__}, got {value!r}"
-                    )
+                    raise SimlibInputError(f"{where}.{key} must be {kind.__name__}, got {value!r}")
                 if key in _CHOICES and value not in _CHOICES[key]:
                     raise SimlibInputError(
                         f"{where}.{key}: '{value}' is not allowed; one of "
