@@ -277,6 +277,21 @@ def test_wound_rule_on_rolled_values(a_rolls, d_rolls, ab, db):
     assert got == want
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from([4, 6, 8, 10, 12, 20]), min_size=5, max_size=14),
+    st.lists(st.sampled_from([4, 6, 8, 10, 12, 20]), min_size=1, max_size=6),
+    bonuses,
+    bonuses,
+)
+def test_float_kernel_matches_integer_twin_on_large_pools(attack, defense, ab, db):
+    # pools too large to enumerate: the float64 kernel against the exact integer version
+    exact = [float(x) for x in duel_fractions(attack, defense, ab, db)]
+    np.testing.assert_allclose(
+        duel_distribution(attack, defense, ab, db), exact, rtol=1e-11, atol=1e-15
+    )
+
+
 def test_pmf_kernel_writes_out():
     out = np.full(3, -1.0)
     duel_pmf_nb(np.array([6, 6]), np.array([6]), 0, 0, out)
