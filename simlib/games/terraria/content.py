@@ -1,0 +1,220 @@
+"""Terraria content tables (TOML): weapons, armor sets, the bestiary; read and validated.
+
+The defaults are ``data/weapons.toml``, ``data/armor.toml`` and ``data/bestiary.toml``
+(illustrative, see their headers). A designer's file may hold any of the tables
+``[weapons]``, ``[armor]``, ``[bestiary]`` and ``[enemy_dice]``; each table it holds
+replaces the default table whole (copy the default file to extend it), the others keep
+their defaults. Every entry is validated; a bad one is refused with one line naming the
+file, the table, the entry and the key.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import sys
+from pathlib import Path
+from typing import Any
+
+from simlib.errors import SimlibInputError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+__all__ = [
+    "DATA_DIR",
+    "DEFAULT_FILES",
+    "CHARACTER_DICE",
+    "RANGES",
+    "BIOMES",
+    "LAYERS",
+    "TIMES",
+    "MOVES",
+    "DEBUFFS",
+    "load_content",
+]
+
+DATA_DIR = Path(__file__).parent / "data"
+DEFAULT_FILES = {
+    "weapons": "weapons.toml",
+    "armor": "armor.toml",
+    "bestiary": "bestiary.toml",
+    "enemy_dice": "bestiary.toml",
+}
+# Rulebook, Components: "12 character dice (3 D4, 3 D6, 3 D8, 3 D12)" (TR-012).
+CHARACTER_DICE = {4: 3, 6: 3, 8: 3, 12: 3}
+RANGES = ("short", "medium", "long")
+BIOMES = ("forest", "desert", "snow", "jungle", "corruption", "crimson")
+LAYERS = ("surface", "underground", "upper_cavern", "lower_cavern", "underworld")
+TIMES = ("day", "night", "both")
+MOVES = ("walking", "flying", "worm")
+DEBUFFS = ("none", "poisoned", "on_fire", "frozen")
+
+_KEYS = {
+    "weapons": {"name": str, "attack": list, "ranges": list, "los": bool, "source": str},
+    "armor": {"name": str, "defense": list, "source": str},
+    "bestiary": {
+        "name": str,
+        "biome": str,
+        "layer": str,
+        "time": str,
+        "attack": list,
+        "ranges": list,
+        "defense": list,
+        "wounds": int,
+        "movement": int,
+        "move": str,
+        "debuff": str,
+        "slime": bool,
+        "coins": int,
+    },
+}
+_OPTIONAL = {"source"}
+_CHOICES = {"biome": BIOMES, "layer": LAYERS, "time": TIMES, "move": MOVES, "debuff": DEBUFFS}
+_BOUNDS = {"wounds": (1, 99), "movement": (0, 20), "coins": (0, 25)}  # coin dial tops at 25
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise SimlibInputError(f"data file '{path}' does not exist") from None
+    except IsADirectoryError:
+        raise SimlibInputError(f"data file '{path}' is a folder; expected a .toml file") from None
+    except OSError as err:
+        raise SimlibInputError(f"data file '{path}' cannot be read: {err.strerror}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise SimlibInputError(f"data file '{path}' is not valid TOML: {err}") from None
+    except UnicodeDecodeError:
+        raise SimlibInputError(f"data file '{path}' is not UTF-8 text") from None
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_dice(where: str, dice: Any, sizes: tuple[int, ...] | None, limits: dict | None):
+    if not isinstance(dice, list) or not dice or not all(_is_int(d) for d in dice):
+        raise SimlibInputError(f"{where} must be a non-empty list of die sizes, e.g. [6, 4]")
+    allowed = sorted(limits) if limits else sizes
+    for d in dice:
+        if d not in allowed:
+            raise SimlibInputError(
+                f"{where}: a d{d} is not allowed; die sizes: {', '.join(map(str, allowed))}"
+            )
+    if limits:
+        for size, most in limits.items():
+            if dice.count(size) > most:
+                raise SimlibInputError(
+                    f"{where}: {dice.count(size)} d{size}, but the character dice hold only "
+                    f"{most} d{size} (3 D4, 3 D6, 3 D8, 3 D12)"
+                )
+
+
+def _validate(data: dict[str, Any], src: dict[str, str]) -> None:
+    ed = data["enemy_dice"]
+    where = f"{src['enemy_dice']}: enemy_dice"
+    if not isinstance(ed, dict) or set(ed) != {"sizes"}:
+        raise SimlibInputError(f"{where} must be a table with the one key 'sizes'")
+    sizes = ed["sizes"]
+    if (
+        not isinstance(sizes, list)
+        or not sizes
+        or not all(_is_int(s) and 1 <= s <= 1000 for s in sizes)
+    ):
+        raise SimlibInputError(f"{where}.sizes must be a non-empty list of die sizes 1 to 1000")
+    for table, keys in _KEYS.items():
+        entries = data[table]
+        if not isinstance(entries, dict) or not entries:
+            raise SimlibInputError(
+                f"{src[table]}: [{table}] must hold at least one entry, e.g. [{table}.some_id]"
+            )
+        for ident, entry in entries.items():
+            where = f"{src[table]}: {table}.{ident}"
+            if not isinstance(entry, dict):
+                raise SimlibInputError(f"{where} must be a table ([{table}.{ident}])")
+            for key in entry:
+                if key not in keys:
+                    raise SimlibInputError(
+                        f"{where}: unknown key '{key}'; allowed: {', '.join(keys)}"
+                    )
+            for key, kind in keys.items():
+                if key not in entry:
+                    if key in _OPTIONAL:
+                        continue
+                    raise SimlibInputError(f"{where}: missing key '{key}'")
+                value = entry[key]
+                ok = _is_int(value) if kind is int else isinstance(value, kind)
+                if not ok:
+                    raise SimlibInputError(f"{where}.{key} must be {kind.__name__}, got {value!r}")
+                if key in _CHOICES and value not in _CHOICES[key]:
+                    raise SimlibInputError(
+                        f"{where}.{key}: '{value}' is not allowed; one of "
+                        f"{', '.join(_CHOICES[key])}"
+                    )
+                if key in _BOUNDS:
+                    lo, hi = _BOUNDS[key]
+                    if not lo <= value <= hi:
+                        raise SimlibInputError(f"{where}.{key} must be from {lo} to {hi}")
+            if "ranges" in keys:
+                r = entry["ranges"]
+                if not r or any(x not in RANGES for x in r) or len(set(r)) != len(r):
+                    raise SimlibInputError(
+                        f"{where}.ranges must list distinct ranges from {', '.join(RANGES)}"
+                    )
+            if table == "bestiary":
+                _check_dice(f"{where}.attack", entry["attack"], tuple(sizes), None)
+                _check_dice(f"{where}.defense", entry["defense"], tuple(sizes), None)
+            elif table == "weapons":
+                _check_dice(f"{where}.attack", entry["attack"], None, CHARACTER_DICE)
+            else:
+                _check_dice(f"{where}.defense", entry["defense"], None, CHARACTER_DICE)
+
+
+@functools.lru_cache(maxsize=16)
+def _load(path: str | None) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    src: dict[str, str] = {}
+    for table, name in DEFAULT_FILES.items():
+        data[table] = _read(DATA_DIR / name).get(table)
+        src[table] = name
+    if path is not None:
+        over = _read(Path(path))
+        for table, value in over.items():
+            if table not in DEFAULT_FILES:
+                raise SimlibInputError(
+                    f"data file '{path}': unknown table '{table}'; allowed: "
+                    f"{', '.join(DEFAULT_FILES)}"
+                )
+            data[table] = value
+            src[table] = str(path)
+    _validate(data, src)
+    return data
+
+
+def load_content(path: str | Path | None = None) -> dict[str, Any]:
+    """Return the validated content tables, the defaults overridden by ``path``'s tables.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        A designer's TOML file holding any of ``[weapons]``, ``[armor]``, ``[bestiary]``,
+        ``[enemy_dice]``; each table given replaces the default table whole.
+
+    Returns
+    -------
+    dict
+        ``{"weapons": {id: entry}, "armor": {...}, "bestiary": {...},
+        "enemy_dice": {"sizes": [...]}}``, a fresh copy the caller may change.
+
+    Raises
+    ------
+    SimlibInputError
+        A missing or malformed file, an unknown table or key, or a bad value: one line
+        naming the file, the entry and the key.
+
+    """
+    return copy.deepcopy(_load(None if path is None else str(path)))
