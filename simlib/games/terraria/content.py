@@ -52,7 +52,7 @@ TIMES = ("day", "night", "both")
 MOVES = ("walking", "flying", "worm")
 DEBUFFS = ("none", "poisoned", "on_fire", "frozen")
 
-_KEYS = {
+_KEYS: dict[str, dict[str, type]] = {
     "weapons": {"name": str, "attack": list, "ranges": list, "los": bool, "source": str},
     "armor": {"name": str, "defense": list, "source": str},
     "bestiary": {
@@ -72,7 +72,9 @@ _KEYS = {
     },
 }
 _OPTIONAL = {"source"}
-_CHOICES = {"biome": BIOMES, "layer": LAYERS, "time": TIMES, "move": MOVES, "debuff": DEBUFFS}
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "biome": BIOMES, "layer": LAYERS, "time": TIMES, "move": MOVES, "debuff": DEBUFFS
+}
 _BOUNDS = {"wounds": (1, 99), "movement": (0, 20), "coins": (0, 25)}  # coin dial tops at 25
 
 
@@ -99,7 +101,7 @@ def _is_int(x: Any) -> bool:
 def _check_dice(where: str, dice: Any, sizes: tuple[int, ...] | None, limits: dict | None):
     if not isinstance(dice, list) or not dice or not all(_is_int(d) for d in dice):
         raise SimlibInputError(f"{where} must be a non-empty list of die sizes, e.g. [6, 4]")
-    allowed = sorted(limits) if limits else sizes
+    allowed: list[int] = sorted(limits) if limits else list(sizes or ())
     for d in dice:
         if d not in allowed:
             raise SimlibInputError(
