@@ -98,6 +98,21 @@ print(f'{{"seconds": {el}, "win_rate": {res.df["win"].mean()}}}')
 """
 
 
+CHUNKS = r"""
+import time, sys, json, numba
+import simlib
+layer = sys.argv[2]
+n = int(sys.argv[1])
+simlib.run("subterra", games=2_000, seed=1, progress=False)  # compile or load the cache
+out = {}
+for size in (10_000, 50_000, 200_000):
+    t = time.perf_counter()
+    simlib.run("subterra", games=n, seed=1, chunk_size=size, progress=False)
+    out[size] = n / (time.perf_counter() - t)
+print(json.dumps({"rates": out, "layer": numba.threading_layer()}))
+"""
+
+
 def _run(code, args, env_extra=None, timeout=3600):
     env = dict(os.environ)
     env.pop("NUMBA_DISABLE_JIT", None)
@@ -161,6 +176,15 @@ def main(argv=None):
               f"({best[pick]:,.0f} games/s)")
 
     if not quick:
+        print("\nchunk size (games per kernel call) through simlib.run, 2 threads, 200,000 "
+              "games:")
+        for layer in layers:
+            try:
+                r = _run(CHUNKS, [200_000, layer], {"NUMBA_THREADING_LAYER": layer})
+            except RuntimeError:
+                continue
+            cells = ", ".join(f"{int(k):,}: {v:,.0f}/s" for k, v in r["rates"].items())
+            print(f"  {r['layer']:<10} {cells}")
         print("\n1,000,000 games through simlib.run (fresh process, wall clock):")
         with tempfile.TemporaryDirectory() as cache:
             cold = _run(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
