@@ -35,11 +35,6 @@ UNCITED = {
     "ST-045": "the engine has no notion of players",
     "ST-046": "the engine has no notion of players",
     "ST-066": "no board ability is passive",
-    "ST-071": "turn order is only observable through bot decisions",
-    "ST-072": "the 2-point budget is only observable through bot decisions",
-    "ST-074": "choosing after each result is a bot decision",
-    "ST-077": "losing unspent points is only observable through bot decisions",
-    "ST-079": "combining the exert point is only observable through bot decisions",
 }
 UNCITED_MAX = len(UNCITED)  # lower it whenever an id gains a test
 

@@ -133,6 +133,11 @@ BOTS = {
               "explores until the exit shows, then everyone runs for it; no rescues"),
 }
 
+# Not a designer's bot (not in ``BOTS``): replays the steps listed in its parameter vector,
+# so tests can drive the turn structure action by action (see ``script_decide_nb``).
+SCRIPT_BOT = 99
+SCRIPT_LOG = 8
+
 BIG = 1.0e9
 ROPE_STEPS = 5  # extra steps a rope crossing is worth when planning routes
 HORROR_STEPS = 3  # extra steps for a route through a horror's tile (it will move)
@@ -1153,12 +1158,38 @@ def goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, t, ex, n, n_c
 
 
 @njit
+def script_decide_nb(gs, c, ap, bp):
+    """The scripted test bot's next action: ``(action, arg, want_exert)``.
+
+    ``bp`` = ``(k, then k steps of (caver, action, arg, want_exert))``. Asked for by the
+    caver of the next step, it plays that step; asked for by any other caver, it ends
+    that caver's turn. It writes what it saw when asked for step ``i`` (tiles in the cave,
+    action points left, the round) into ``gs`` (``SCRIPT_TILES``, ``SCRIPT_AP``,
+    ``SCRIPT_ROUND``).
+    """
+    pos = gs[GFC.SCRIPT_POS]
+    if pos >= int(bp[0]):
+        return ACTION.END, 0, False
+    row = 1 + 4 * pos
+    if int(bp[row]) != c:
+        return ACTION.END, 0, False
+    if pos < SCRIPT_LOG:
+        gs[GFC.SCRIPT_TILES + pos] = gs[GFC.N_TILES]
+        gs[GFC.SCRIPT_AP + pos] = ap
+        gs[GFC.SCRIPT_ROUND + pos] = gs[GFC.ROUND]
+    gs[GFC.SCRIPT_POS] = pos + 1
+    return int(bp[row + 1]), int(bp[row + 2]), bp[row + 3] != 0.0
+
+
+@njit
 def decide_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, ap, exerted, bot_id, bp):
     """Caver ``c``'s next action: ``(action, arg, want_exert)``.
 
     ``arg`` is a side for moves and reveals, a caver for Heal, a tile for Dig, or three
     packed sides for Run. Writes ``scratch``.
     """
+    if bot_id == SCRIPT_BOT:
+        return script_decide_nb(gs, c, ap, bp)
     t = cv[c, CFC.TILE]
     ex = gs[GFC.EXIT_TILE]
     if t == ex:

@@ -238,7 +238,11 @@ class GF(NamedTuple):
     CHECK: int = 41  # 1 = check invariants after every step
     ACTIONS: int = 42  # 12 slots: actions taken, by action code
     LAID: int = 54  # 11 slots: tiles laid, by tile type
-    N: int = 65
+    SCRIPT_POS: int = 65  # the scripted test bot: next step of its script
+    SCRIPT_TILES: int = 66  # 8 slots: tiles in the cave when step i was asked for
+    SCRIPT_AP: int = 74  # 8 slots: action points left when step i was asked for
+    SCRIPT_ROUND: int = 82  # 8 slots: the round when step i was asked for
+    N: int = 90
 
 
 GFC = GF()
