@@ -33,6 +33,7 @@ __all__ = [
     "TIMES",
     "MOVES",
     "DEBUFFS",
+    "WORLD_TABLES",
     "load_content",
 ]
 
@@ -51,6 +52,10 @@ LAYERS = ("surface", "underground", "upper_cavern", "lower_cavern", "underworld"
 TIMES = ("day", "night", "both")
 MOVES = ("walking", "flying", "worm")
 DEBUFFS = ("none", "poisoned", "on_fire", "frozen")
+# Tables of a designer's file that :mod:`simlib.games.terraria.world` reads (skipped here).
+WORLD_TABLES = (
+    "world", "stock", "resources", "terrain", "biome_terrain", "start_tiles", "legend"
+)
 
 _KEYS: dict[str, dict[str, type]] = {
     "weapons": {"name": str, "attack": list, "ranges": list, "los": bool, "source": str},
@@ -186,10 +191,12 @@ def _load(path: str | None) -> dict[str, Any]:
     if path is not None:
         over = _read(Path(path))
         for table, value in over.items():
+            if table in WORLD_TABLES:
+                continue
             if table not in DEFAULT_FILES:
                 raise SimlibInputError(
                     f"data file '{path}': unknown table '{table}'; allowed: "
-                    f"{', '.join(DEFAULT_FILES)}"
+                    f"{', '.join((*DEFAULT_FILES, *WORLD_TABLES))}"
                 )
             data[table] = value
             src[table] = str(path)
