@@ -364,15 +364,23 @@ def _parse_tile(rows: list[str], legend: dict[str, str], res_ids: dict[str, int]
     return out
 
 
-def tile_text(tpl: np.ndarray) -> list[str]:
-    """Draw a template (int16 (4, h, w)) back as strings (for tests and debugging)."""
+def tile_text(tpl: np.ndarray, letters: dict[int, str] | None = None) -> list[str]:
+    """Draw a template (int16 (4, h, w)) back as strings (for tests and debugging).
+
+    ``letters`` maps resource id + 1 to its letter; by default resource 1 is 'a', 2 'b'...
+    """
     rows = []
     for i in range(tpl.shape[1]):
         row = ""
         for j in range(tpl.shape[2]):
             s, r, f, v = (int(tpl[k, i, j]) for k in range(4))
             if s == SQ.BLOCK:
-                row += "#" if r == 0 else chr(ord("a") + r - 1)
+                if r == 0:
+                    row += "#"
+                elif letters is not None and r in letters:
+                    row += letters[r]
+                else:
+                    row += chr(ord("a") + r - 1)
             elif s == SQ.HALF:
                 row += "/"
             elif s == SQ.LAVA:
