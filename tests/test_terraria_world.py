@@ -30,7 +30,7 @@ from simlib.games.terraria.state import (
 
 DATA = world.load_world()
 WC = world.compile_world(DATA)
-TPL, STOCK, STOCK_N, START, RES_DIG, RES_STRUCT = WC
+TPL, STOCK, STOCK_N, START, RES_DIG, RES_STRUCT, PLAT_POS = WC
 H, W = DATA["world"]["tile_rows"], DATA["world"]["tile_cols"]
 
 

@@ -54,7 +54,8 @@ MOVES = ("walking", "flying", "worm")
 DEBUFFS = ("none", "poisoned", "on_fire", "frozen")
 # Tables of a designer's file that :mod:`simlib.games.terraria.world` reads (skipped here).
 WORLD_TABLES = (
-    "world", "stock", "resources", "terrain", "biome_terrain", "start_tiles", "legend"
+    "world", "stock", "resources", "terrain", "biome_terrain", "start_tiles", "legend",
+    "platforms",
 )
 
 _KEYS: dict[str, dict[str, type]] = {

@@ -227,6 +227,16 @@ def _validate(data: dict[str, Any], src: dict[str, str]) -> None:
             _need("B" not in text, f"{where}.{key}: butterflies belong on surface_centre")
     _need(spawns == 2, f"{where}: the starting tiles must hold 2 spawn points 'S' (TR-039), "
           f"not {spawns}")
+    pl = data["platforms"]
+    where = f"{src['platforms']}: platforms"
+    _need(isinstance(pl, dict) and set(pl) == {"positions"},
+          f"{where} must be a table with the one key 'positions'")
+    pos = pl["positions"]
+    _need(isinstance(pos, list) and 1 <= len(pos) <= 9 and all(
+        isinstance(p, list) and len(p) == 2 and all(_is_int(x) and -1 <= x <= 1 for x in p)
+        for p in pos) and len({tuple(p) for p in pos}) == len(pos),
+        f"{where}.positions must list 1 to 9 distinct [rows down, columns right] offsets, "
+        "each -1, 0 or 1")
 
 
 @functools.lru_cache(maxsize=16)
@@ -409,13 +419,14 @@ def compile_world(data: dict[str, Any]) -> tuple:
     Returns
     -------
     tuple
-        ``(tpl, stock, stock_n, start, res_dig, res_struct)``:
+        ``(tpl, stock, stock_n, start, res_dig, res_struct, plat_pos)``:
         ``tpl`` int16 (4, T, h, w): planes square kind, resource id + 1, feature flags,
         value of every tile template; ``stock`` int16 (7, 5, M): the template indices of
         each biome x layer stock (``stock_n`` int16 (7, 5) of them); ``start`` int16 (4,):
         the starting tiles (surface left, centre, right, underground); ``res_dig`` int16
         (R + 1,): dig cost by resource id + 1 (index 0, a plain block: 1 dig, TR-172);
-        ``res_struct`` int16 (R + 1,): 1 for structural resources.
+        ``res_struct`` int16 (R + 1,): 1 for structural resources; ``plat_pos`` int16
+        (K, 2): where a platform may be placed, offsets of the square whose floor gets it.
 
     """
     res_names = list(data["resources"])
@@ -444,7 +455,8 @@ def compile_world(data: dict[str, Any]) -> tuple:
     res_dig = np.array([1] + [data["resources"][n]["dig"] for n in res_names], dtype=np.int16)
     res_struct = np.array([0] + [int(data["resources"][n]["structural"]) for n in res_names],
                           dtype=np.int16)
-    return tpl, stock, stock_n, start, res_dig, res_struct
+    plat_pos = np.array(data["platforms"]["positions"], dtype=np.int16).reshape(-1, 2)
+    return tpl, stock, stock_n, start, res_dig, res_struct, plat_pos
 
 
 # --- per game ---------------------------------------------------------------------------------
