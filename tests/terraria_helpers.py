@@ -116,7 +116,9 @@ class Ref:
             return True
         if r == ROWS - 1:
             return True
-        return self.sq[r + 1][c] == SQ.BLOCK or (r + 1, c) in self.standing
+        if self.sq[r + 1][c] == SQ.BLOCK or (r + 1, c) in self.standing:
+            return True
+        return not self.on_table(r + 1, c)  # the edge of the placed tiles
 
     def touches(self, r, c, x, y):
         """Does the solid part of square (r, c) contain the point (x, y)?"""
@@ -157,14 +159,16 @@ class Ref:
         if self.feat[r][c] & FEAT.COBWEB:
             self.cobwebs += 1
         if (r // H, c // W) != old:
-            la, tc = r // H, c // W
-            for dl, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-                pos = (la + dl, tc + dc)
-                if 0 <= pos[0] < LAYERS and 0 <= pos[1] < TILE_COLS and pos not in self.known:
-                    if COLUMN_SLOT[pos[1]] >= 0:
-                        self.faceup[COLUMN_SLOT[pos[1]]] = True
-                    self.known.add(pos)
-                    self.disc.append(pos)
+            self.discover(r // H, c // W)
+
+    def discover(self, la, tc):
+        for dl, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            pos = (la + dl, tc + dc)
+            if 0 <= pos[0] < LAYERS and 0 <= pos[1] < TILE_COLS and pos not in self.known:
+                if COLUMN_SLOT[pos[1]] >= 0:
+                    self.faceup[COLUMN_SLOT[pos[1]]] = True
+                self.known.add(pos)
+                self.disc.append(pos)
 
     def drop(self, k):
         n = 0
@@ -199,9 +203,11 @@ class Ref:
             r -= 1
 
     def place(self, k, kind, r, c):
-        if self.sq[r][c] == SQ.BLOCK or (r, c) in self.standing:
+        if not self.on_table(r, c) or self.sq[r][c] == SQ.BLOCK or (r, c) in self.standing:
             return False
         self.pieces[k] = [kind, r, c, 0]
+        if kind == KIND.CHARACTER:
+            self.discover(r // H, c // W)
         n = 0 if kind == KIND.FLYER else self.drop(k)
         self.settle(k, n)
         return True

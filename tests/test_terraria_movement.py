@@ -107,7 +107,7 @@ def test_half_block_is_a_ramp_and_can_be_stood_in():
     b = Board(["......", "......", "../#..", "######"])
     b.put(0, CH, 2, 1)
     assert b.step(0, 0, 1) and b.where(0) == (2, 2)  # into the half block, no fall
-    assert mv.supported_nb(b.grid, *b.at(2, 2))
+    assert mv.supported_nb(b.grid, b.tiles, *b.at(2, 2))
     assert b.step(0, -1, 1) and b.where(0) == (1, 3)  # up the ramp onto the next level
     assert b.tally[mv.T.FALLS] == 0
     # but never up into a half block through its solid lower half
@@ -152,9 +152,14 @@ def test_platforms_are_stepped_up_through_never_dropped_through():
 def test_undiscovered_tiles_cannot_be_entered():
     # TR-036: only placed tiles exist on the table
     b = Board(["......", "######"], top=3, left=44)
-    b.tiles[TP.KNOWN, 0, 8] = 0  # columns 48..53
-    b.put(0, CH, 0, 3)
+    b.put(0, CH, 0, 3)  # column 47, the last of tile column 7
+    b.tiles[TP.KNOWN, 0, 8] = 0  # columns 48..53 not on the table
     assert not b.step(0, 0, 1)
+    # an enemy at the bottom of a placed tile whose lower neighbour is not placed stays put
+    c = Board(["......"], top=4, left=42)
+    c.tiles[TP.KNOWN, 1, 7] = 0
+    assert c.put(1, WALK, 0, 1) and c.where(1) == (0, 1) and c.tally[mv.T.FALLS] == 0
+    assert not c.put(2, WALK, 1, 1)  # nor is anything placed there
 
 
 def test_pass_through_pieces_but_end_only_in_an_empty_square():
@@ -479,4 +484,15 @@ def test_movement_kernels_match_reference(index, reveal, placements, actions):
             pr, pc = int(pieces[j, PC.ROW]), int(pieces[j, PC.COL])
             assert grid[P.SQ, pr, pc] != SQ.BLOCK
             if pieces[j, PC.KIND] != FLY and pieces[j, PC.ROPE] == 0:
-                assert mv.supported_nb(grid, pr, pc)
+                assert mv.supported_nb(grid, tiles, pr, pc)
+
+
+def test_a_character_placed_on_a_tile_discovers_around_it():
+    # TR-144: entering a tile by any means (respawn or placement included)
+    grid, tiles, mini = generated(4, 1)
+    pieces, falls, disc, tally = buffers()
+    assert mv.place_piece_nb(grid, tiles, mini, pieces, 0, CH, 2, 9 * 6 + 2, falls, disc,
+                             tally)
+    found = sorted(tuple(int(v) for v in d) for d in disc[:tally[mv.T.DISCOVERED]])
+    assert found == [(0, 10), (1, 9)]
+    assert mini[1, 2] == 1  # the inner-right minimap token

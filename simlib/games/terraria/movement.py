@@ -98,11 +98,13 @@ def _inside_nb(grid, tiles, r, c):
 
 
 @njit
-def supported_nb(grid, r, c):
+def supported_nb(grid, tiles, r, c):
     """True when a piece in square (r, c) stands on a horizontal or diagonal surface.
 
-    ``grid`` is read only. See the module docstring for the surfaces (TR-116, TR-117,
-    TR-123, TR-136, TR-224). Holding a rope is the caller's check.
+    ``grid`` and ``tiles`` are read only. See the module docstring for the surfaces
+    (TR-116, TR-117, TR-123, TR-136, TR-224). Holding a rope is the caller's check. The
+    edge of the tiles on the table holds a piece up too: an enemy on a discovered tile
+    never falls into one not yet placed (characters discover the tile below them first).
     """
     if grid[P.SQ, r, c] == SQ.HALF:
         return True
@@ -112,7 +114,9 @@ def supported_nb(grid, r, c):
         return True
     if grid[P.SQ, r + 1, c] == SQ.BLOCK:
         return True
-    return grid[P.OCC, r + 1, c] != 0
+    if grid[P.OCC, r + 1, c] != 0:
+        return True
+    return not _inside_nb(grid, tiles, r + 1, c)
 
 
 @njit
@@ -198,7 +202,7 @@ def _register_nb(grid, pieces, k):
 def _fall_nb(grid, tiles, mini, pieces, k, disc, tally):
     """Drop piece ``k`` (not registered in OCC) until it stands on a surface; squares fallen."""
     n = 0
-    while not supported_nb(grid, pieces[k, PC.ROW], pieces[k, PC.COL]):
+    while not supported_nb(grid, tiles, pieces[k, PC.ROW], pieces[k, PC.COL]):
         _enter_nb(grid, tiles, mini, pieces, k, pieces[k, PC.ROW] + 1, pieces[k, PC.COL], disc,
                   tally)
         n += 1
@@ -227,7 +231,7 @@ def _collapse_nb(grid, tiles, mini, pieces, r, c, falls, disc, tally):
             return
         if pieces[j, PC.KIND] == KIND.FLYER or pieces[j, PC.ROPE] != 0:
             return  # flying enemies stay put, and hold up whatever stands on them
-        if supported_nb(grid, rr, c):
+        if supported_nb(grid, tiles, rr, c):
             return
         grid[P.OCC, rr, c] = 0
         n = _fall_nb(grid, tiles, mini, pieces, j, disc, tally)
@@ -320,17 +324,26 @@ def fall_hurts_nb(defense, squares, cobweb, fall_damage, state):
 def place_piece_nb(grid, tiles, mini, pieces, k, kind, r, c, falls, disc, tally):
     """Put piece ``k`` of ``kind`` into square (r, c) (setup, spawn, respawn) and let it fall.
 
-    Walking enemies spawned over a tunnel fall (TR-126); characters placed make no
-    discovery check for the square placed in (only for tiles they fall into). Writes
-    ``pieces[k]``, OCC, ``falls``/``tally`` for a fall. Returns False when the square is a
-    full block or holds a piece.
+    Walking enemies spawned over a tunnel fall (TR-126); a character placed makes the
+    discovery check for the tile it is placed on (TR-144: moving into a tile by any means)
+    and for tiles it falls into. Writes ``pieces[k]``, OCC, ``tiles``/``mini`` by
+    discovery, ``disc``, ``falls``/``tally`` for a fall. Returns False when the square is
+    not on a discovered tile, is a full block or holds a piece.
     """
+    if not _inside_nb(grid, tiles, r, c):
+        return False
     if grid[P.SQ, r, c] == SQ.BLOCK or grid[P.OCC, r, c] != 0:
         return False
     pieces[k, PC.KIND] = kind
     pieces[k, PC.ROW] = r
     pieces[k, PC.COL] = c
     pieces[k, PC.ROPE] = 0
+    if kind == KIND.CHARACTER:
+        h = grid.shape[1] // LAYERS
+        w = grid.shape[2] // TILE_COLS
+        n = tally[T.DISCOVERED]
+        at = min(n, disc.shape[0] - 4)
+        tally[T.DISCOVERED] += discover_nb(tiles, mini, r // h, c // w, disc[at:])
     if kind != KIND.FLYER:
         n = _fall_nb(grid, tiles, mini, pieces, k, disc, tally)
         _record_fall_nb(grid, pieces, k, n, falls, tally)
@@ -445,7 +458,7 @@ def let_go_nb(grid, tiles, mini, pieces, k, falls, disc, tally):
     pieces[k, PC.ROPE] = 0
     r = pieces[k, PC.ROW]
     c = pieces[k, PC.COL]
-    if supported_nb(grid, r, c):
+    if supported_nb(grid, tiles, r, c):
         return 0
     _leave_nb(grid, pieces, k)
     n = _fall_nb(grid, tiles, mini, pieces, k, disc, tally)
