@@ -135,7 +135,8 @@ def test_diagonal_between_touching_blocks_is_refused():
 
 
 def test_platforms_are_stepped_up_through_never_dropped_through():
-    # TR-115 and TR-224: a platform is a surface; up through it, never down through it
+    # TR-115 and TR-224: a platform is a surface; up through it, never down through it;
+    # TR-120: a square holding a platform may be entered and ended in
     b = Board(["......", "..=...", "......", "######"])
     b.put(0, CH, 2, 2)
     assert b.step(0, -1, 0) and b.where(0) == (1, 2)  # now stands on the platform
@@ -295,6 +296,7 @@ def test_falling_into_a_new_tile_discovers():
 # --- rope and platforms -----------------------------------------------------------------------
 def test_rope_placement_climbing_and_letting_go():
     # TR-226 placed in an adjacent empty square; TR-227 hangs to the first solid block;
+    # TR-120 squares holding a rope may be entered and ended in;
     # TR-228 1 action point per 2 squares; TR-231 an odd square costs a full point;
     # TR-229 stop partway; TR-230 let go and fall
     rows = ["......", "......", "......", "......", "......", "......", "######"]
@@ -345,7 +347,9 @@ def test_platform_placement():
 def test_digging_costs_tunnels_and_partial_progress():
     # TR-171 adjacent; TR-172 plain 1 dig; TR-173 copper 2, gold 3; TR-175 partial dig is
     # kept and anyone may finish it; TR-178 a dug block is a tunnel; TR-179 digging never
-    # moves the digger; TR-181 / TR-182 dig spent in parts
+    # moves the digger; TR-181 / TR-182 dig spent in parts; TR-176 (open) partial dig
+    # persists and the piece spending the final dig takes the yield; TR-120 a tunnel square
+    # may be entered
     b = Board(["......", "......", "#cg#..", "######"])
     b.put(0, CH, 1, 1)
     b.put(1, CH, 1, 2)
@@ -369,7 +373,8 @@ def test_digging_costs_tunnels_and_partial_progress():
 
 def test_chopping_trees():
     # TR-162 adjacent to the chop square; TR-163 chop value = wood; TR-164 covered: no;
-    # TR-166 an Acorn until sunrise; TR-167 partial chop kept; TR-082 sunrise clears them
+    # TR-166 an Acorn until sunrise; TR-167 partial chop kept; TR-168 chop spent in parts;
+    # TR-082 sunrise clears them
     b = Board(["......", "..T...", "######"])
     b.put(0, CH, 1, 1)
     args = (b.grid, b.tiles, b.pieces)
@@ -417,7 +422,8 @@ def test_reference_check_can_fail():
     st.tuples(st.integers(0, 3), st.integers(0, 24), st.integers(30, 71)), min_size=1,
     max_size=5), ACTIONS)
 def test_movement_kernels_match_reference(index, reveal, placements, actions):
-    # TR-113..137, TR-144, TR-161..182, TR-221..232 through random play on random worlds
+    # Steps, falls, stacks, discovery, dig, chop, rope and platforms through random play on
+    # random worlds; the rules are cited by the scenario tests above
     grid, tiles, mini = generated(77, index, reveal_all=reveal)
     pieces, falls, disc, tally = buffers(len(placements))
     ref = Ref(grid, tiles, mini, pieces)
@@ -496,3 +502,17 @@ def test_a_character_placed_on_a_tile_discovers_around_it():
     found = sorted(tuple(int(v) for v in d) for d in disc[:tally[mv.T.DISCOVERED]])
     assert found == [(0, 10), (1, 9)]
     assert mini[1, 2] == 1  # the inner-right minimap token
+
+
+def test_adjacent_means_all_eight_neighbours():
+    # TR-124 (open): diagonal neighbours are adjacent for digging, chopping and rope
+    b = Board(["......", "....T.", "...#..", "######"])
+    b.put(0, CH, 1, 2)
+    args = (b.grid, b.tiles, b.mini, b.pieces)
+    tail = (RES_DIG, b.falls, b.disc, b.tally)
+    assert mv.dig_nb(*args, 0, *b.at(2, 3), 1, *tail)[:2] == (1, 1)  # diagonally below
+    assert mv.chop_nb(b.grid, b.tiles, b.pieces, 0, *b.at(1, 4), 1) == (-1, 0)  # 2 away
+    assert mv.step_nb(*args, 0, 0, 1, b.falls, b.disc, b.tally)
+    assert mv.chop_nb(b.grid, b.tiles, b.pieces, 0, *b.at(1, 4), 1)[0] == 1
+    assert b.where(0) == (2, 3)  # fell into the dug square
+    assert mv.place_rope_nb(b.grid, b.tiles, b.pieces, 0, *b.at(1, 2))  # diagonally above

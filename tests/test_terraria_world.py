@@ -20,6 +20,7 @@ from simlib.games.terraria.state import (
     BIOME,
     COLUMN_SLOT,
     FEAT,
+    LAYER_NAMES,
     LAYERS,
     SQ,
     TILE_COLS,
@@ -200,6 +201,9 @@ def test_generated_worlds_follow_the_rulebook_structure():
         ev, grid, tiles, mini, _ = generate(7, i)
         evils.append(ev)
         biome = tiles[TP.BIOME]
+        # TR-143: Surface, Underground, Upper Cavern, Lower Cavern, Underworld, top down
+        assert LAYER_NAMES == ("surface", "underground", "upper_cavern", "lower_cavern",
+                               "underworld")
         # TR-033: 5 layers x 17 columns; each column one biome on every layer (TR-151)
         assert biome.shape == (LAYERS, TILE_COLS)
         assert np.all(biome == biome[0])
