@@ -21,7 +21,7 @@ from terraria_helpers import (
 )
 
 from simlib.core.dice import fall_damage_probability
-from simlib.core.rng import new_state
+from simlib.core.rng import new_state, randint_nb
 from simlib.games.terraria import movement as mv
 from simlib.games.terraria.state import FEAT, KIND, PC, SQ, TP, P
 
@@ -516,3 +516,74 @@ def test_adjacent_means_all_eight_neighbours():
     assert mv.chop_nb(b.grid, b.tiles, b.pieces, 0, *b.at(1, 4), 1)[0] == 1
     assert b.where(0) == (2, 3)  # fell into the dug square
     assert mv.place_rope_nb(b.grid, b.tiles, b.pieces, 0, *b.at(1, 2))  # diagonally above
+
+
+# --- setup squares and fall damage applied ----------------------------------------------------
+def test_butterfly_squares_take_up_to_four_characters():
+    # TR-053: characters start on the 4 butterfly squares of the central Surface Forest
+    # tile, never two on one square
+    grid, tiles, mini = generated(8, 3)
+    out = np.zeros((8, 2), dtype=np.int16)
+    n = mv.butterfly_squares_nb(grid, out)
+    assert n == 4
+    pieces, falls, disc, tally = buffers()
+    for k in range(4):
+        r, c = int(out[k, 0]), int(out[k, 1])
+        assert 8 * 6 <= c < 9 * 6 and r < 5  # the central Surface Forest tile
+        assert mv.place_piece_nb(grid, tiles, mini, pieces, k, CH, r, c, falls, disc, tally)
+        assert (pieces[k, PC.ROW], pieces[k, PC.COL]) == (r, c)  # standing: no fall
+    assert tally[mv.T.FALLS] == 0
+    assert not mv.place_piece_nb(grid, tiles, mini, pieces, 4, CH, int(out[0, 0]),
+                                 int(out[0, 1]), falls, disc, tally)
+
+
+def ref_fall_damage(events, kinds, dice, health, on, state):
+    """Plain-Python fall damage: the rulebook's Fall Damage paragraph, same stream."""
+    health = list(health)
+    counts = [0, 0, 0]
+    for k, squares, web in events:
+        if kinds[k] != CH:
+            continue  # enemies do not take fall damage
+        counts[0] += 1
+        if health[k] <= 0 or not on or web or squares <= 1:
+            continue
+        total = sum(randint_nb(d, state) + 1 for d in dice[k])
+        if total <= squares:
+            health[k] -= 1
+            counts[1] += 1
+            counts[2] += health[k] == 0
+    return health, counts
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 12), st.booleans()), max_size=12),
+       st.lists(st.lists(st.sampled_from([4, 6, 8, 12]), min_size=1, max_size=3), min_size=3,
+                max_size=3),
+       st.lists(st.integers(0, 3), min_size=3, max_size=3), st.booleans(),
+       st.integers(0, 2**32))
+def test_apply_fall_damage_matches_reference(events, dice, health, on, seed):
+    # TR-127..TR-133 (TR-127, TR-128, TR-129, TR-130, TR-131, TR-132: health is the only
+    # thing touched, TR-133: falls can bring a character to 0), TR-435/TR-436 (on=False)
+    pieces = np.zeros((4, PC.N), dtype=np.int16)
+    kinds = [CH, CH, CH, WALK]
+    pieces[:, PC.KIND] = kinds
+    falls = np.array([(k, s, int(w)) for k, s, w in events] or [(0, 0, 0)], dtype=np.int16)
+    defense = np.zeros((4, 3), dtype=np.int64)
+    n_def = np.zeros(4, dtype=np.int64)
+    for k, dk in enumerate(dice):
+        defense[k, :len(dk)] = dk
+        n_def[k] = len(dk)
+    hp = np.array(health + [2], dtype=np.int64)
+    state = new_state(seed, 3)
+    ref_state = state.copy()
+    counts = np.zeros(3, dtype=np.int64)
+    dead = mv.apply_fall_damage_nb(falls, len(events), pieces, defense, n_def, hp, on, state,
+                                   counts)
+    ref_hp, ref_counts = ref_fall_damage(events, kinds, dice + [[4]], health + [2], on,
+                                         ref_state)
+    assert hp.tolist() == ref_hp and counts.tolist() == ref_counts
+    assert dead == ref_counts[2]
+    np.testing.assert_array_equal(state, ref_state)
+    assert hp[3] == 2  # the walking enemy is never hurt
+    if not on:
+        assert hp.tolist()[:3] == health

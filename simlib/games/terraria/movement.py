@@ -68,6 +68,8 @@ __all__ = [
     "dig_nb",
     "chop_nb",
     "sunrise_trees_nb",
+    "butterfly_squares_nb",
+    "apply_fall_damage_nb",
 ]
 
 
@@ -596,3 +598,79 @@ def sunrise_trees_nb(grid):
             if grid[P.FEAT, r, c] & FEAT.TREE:
                 grid[P.FEAT, r, c] &= ~FEAT.ACORN
                 grid[P.PROG, r, c] = 0
+
+
+# --- setup and fall damage --------------------------------------------------------------------
+@njit
+def butterfly_squares_nb(grid, out):
+    """The butterfly starting squares, top to bottom and left to right (TR-053).
+
+    ``grid`` is read only; ``out`` int16 (M, 2) is written with ``(row, col)`` of each.
+    Returns how many there are (at most M). The rulebook puts 4 on the central Surface
+    Forest tile; which one each player takes is the players' choice (a bot's).
+    """
+    n = 0
+    for r in range(grid.shape[1] // LAYERS):  # the Surface layer
+        for c in range(grid.shape[2]):
+            if grid[P.FEAT, r, c] & FEAT.BUTTERFLY and n < out.shape[0]:
+                out[n, 0] = r
+                out[n, 1] = c
+                n += 1
+    return n
+
+
+@njit
+def apply_fall_damage_nb(falls, n_falls, pieces, defense, n_defense, health, fall_damage,
+                         state, counts):
+    """Roll fall damage for the characters among ``n_falls`` fall events and apply it.
+
+    Parameters
+    ----------
+    falls : int16 (F, 3)
+        Fall events ``(piece, squares, landed in a cobweb)`` from the movement kernels (read
+        only); the first ``n_falls`` are used, in order.
+    n_falls : int
+        How many events to use (``tally[T.FALLS]``).
+    pieces : int16 (n, PC.N)
+        Read only: only ``KIND.CHARACTER`` pieces can be hurt (TR-131); character ``k`` is
+        piece ``k``.
+    defense : int64 (players, D)
+        Each character's defence dice (worn armor's, else the character card's, TR-128);
+        read only, the first ``n_defense[k]`` of row ``k`` are used.
+    n_defense : int64 (players,)
+        Number of defence dice of each character.
+    health : int64 (players,), written
+        Each hurt loses exactly 1 health (TR-129), never below 0; fall damage adds no debuff
+        (TR-132).
+    fall_damage : bool
+        False in Journey and Lucky Horseshoe modes (TR-435, TR-436).
+    state : uint64 (4,), written
+        One ``randint_nb`` per defence die of every fall of 2 or more squares that can hurt,
+        in event order.
+    counts : int64 (3,), added to
+        Character falls, health lost to falls, characters brought to 0 health by a fall
+        (they die, even in the player turn: TR-133; dying is the engine's).
+
+    Returns
+    -------
+    int
+        How many characters this brought to 0 health.
+
+    """
+    dead = 0
+    for i in range(min(n_falls, falls.shape[0])):
+        k = falls[i, 0]
+        if pieces[k, PC.KIND] != KIND.CHARACTER:
+            continue
+        counts[0] += 1
+        if health[k] <= 0:
+            continue
+        hurt = fall_hurts_nb(defense[k, :n_defense[k]], falls[i, 1], falls[i, 2] != 0,
+                             fall_damage, state)
+        if hurt:
+            health[k] -= 1
+            counts[1] += 1
+            if health[k] == 0:
+                counts[2] += 1
+                dead += 1
+    return dead
