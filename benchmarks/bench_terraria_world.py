@@ -55,14 +55,14 @@ def explore_nb(tpl, stock, stock_n, start, res_dig, seed, games, actions, out):
     state = np.zeros(4, dtype=np.uint64)
     for g in range(games):
         seed_state_nb(seed, g, state)
-        world.generate_world_nb(tpl, stock, stock_n, start, -1, grid, tiles, mini, drawn,
-                                state)
+        world.generate_world_nb(tpl, stock, stock_n, start, -1, grid, tiles, mini, drawn, state)
         placed = 0
         for r in range(h):
             for c in range(8 * w, 9 * w):
                 if placed < 2 and grid[P.FEAT, r, c] & FEAT.BUTTERFLY:
-                    mv.place_piece_nb(grid, tiles, mini, pieces, placed, KIND.CHARACTER, r, c,
-                                      falls, disc, tally)
+                    mv.place_piece_nb(
+                        grid, tiles, mini, pieces, placed, KIND.CHARACTER, r, c, falls, disc, tally
+                    )
                     placed += 1
         for _ in range(actions):
             tally[:] = 0
@@ -73,8 +73,23 @@ def explore_nb(tpl, stock, stock_n, start, res_dig, seed, games, actions, out):
             if d >= 6:  # the bottom row of directions digs instead
                 dr = 1
                 dc = d - 7
-                ok = mv.dig_nb(grid, tiles, mini, pieces, k, pieces[k, PC.ROW] + dr,
-                               pieces[k, PC.COL] + dc, 1, res_dig, falls, disc, tally)[0] >= 0
+                ok = (
+                    mv.dig_nb(
+                        grid,
+                        tiles,
+                        mini,
+                        pieces,
+                        k,
+                        pieces[k, PC.ROW] + dr,
+                        pieces[k, PC.COL] + dc,
+                        1,
+                        res_dig,
+                        falls,
+                        disc,
+                        tally,
+                    )[0]
+                    >= 0
+                )
             else:
                 if d == 4:
                     dr = -1
@@ -101,9 +116,15 @@ def measure(games: int, actions: int, reps: int) -> dict[str, float]:
         explore_nb(*args, np.uint64(1), games, actions, out)
         times.append(time.perf_counter() - t)
     sec = statistics.median(times)
-    return {"sec": sec, "games_per_s": games / sec, "actions_per_s": games * actions / sec,
-            "falls": int(out[0]), "fall_damage": int(out[1]), "discovered": int(out[2]),
-            "done": int(out[3])}
+    return {
+        "sec": sec,
+        "games_per_s": games / sec,
+        "actions_per_s": games * actions / sec,
+        "falls": int(out[0]),
+        "fall_damage": int(out[1]),
+        "discovered": int(out[2]),
+        "done": int(out[3]),
+    }
 
 
 def main() -> None:
@@ -120,15 +141,22 @@ def main() -> None:
         jit = measure(games, actions, 3)
         env = dict(os.environ, NUMBA_DISABLE_JIT="1")
         small = max(20, games // 200)
-        out = subprocess.run([sys.executable, __file__, "--worker", str(small), str(actions),
-                              "1"], env=env, capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, __file__, "--worker", str(small), str(actions), "1"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         plain = json.loads(out.stdout.strip().splitlines()[-1])
         what = "world only" if actions == 0 else f"world + {actions} actions"
-        print(f"{what:>22}: numba {jit['games_per_s']:>11,.0f} games/s "
-              f"({jit['actions_per_s']:,.0f} actions/s; falls {jit['falls']}, "
-              f"hurt {jit['fall_damage']}, discovered {jit['discovered']}); plain Python "
-              f"{plain['games_per_s']:,.1f} games/s; ratio "
-              f"{jit['games_per_s'] / plain['games_per_s']:,.0f}x")
+        print(
+            f"{what:>22}: numba {jit['games_per_s']:>11,.0f} games/s "
+            f"({jit['actions_per_s']:,.0f} actions/s; falls {jit['falls']}, "
+            f"hurt {jit['fall_damage']}, discovered {jit['discovered']}); plain Python "
+            f"{plain['games_per_s']:,.1f} games/s; ratio "
+            f"{jit['games_per_s'] / plain['games_per_s']:,.0f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -36,8 +36,9 @@ def generated(seed, index, reveal_all=False):
     """A generated world ``(grid, tiles, mini)``."""
     grid, tiles, mini = alloc_world(H, W)
     drawn = np.zeros_like(STOCK)
-    world.generate_world_nb(TPL, STOCK, STOCK_N, START, -1, grid, tiles, mini, drawn,
-                            new_state(seed, index))
+    world.generate_world_nb(
+        TPL, STOCK, STOCK_N, START, -1, grid, tiles, mini, drawn, new_state(seed, index)
+    )
     if reveal_all:
         tiles[TP.KNOWN] = 1
         mini[1] = 1
@@ -78,8 +79,12 @@ def drawn_world(rows, top=0, left=0, known=True):
 
 def buffers(n_pieces=8):
     """``(pieces, falls, disc, tally)`` as the kernels take them."""
-    return (np.zeros((n_pieces, PC.N), dtype=np.int16), np.zeros((64, 3), dtype=np.int16),
-            np.zeros((64, 2), dtype=np.int16), np.zeros(4, dtype=np.int32))
+    return (
+        np.zeros((n_pieces, PC.N), dtype=np.int16),
+        np.zeros((64, 3), dtype=np.int16),
+        np.zeros((64, 2), dtype=np.int16),
+        np.zeros(4, dtype=np.int32),
+    )
 
 
 class Ref:
@@ -91,13 +96,17 @@ class Ref:
         self.feat = grid[P.FEAT].tolist()
         self.val = grid[P.VAL].tolist()
         self.prog = grid[P.PROG].tolist()
-        self.known = {(la, tc) for la in range(LAYERS) for tc in range(TILE_COLS)
-                      if tiles[TP.KNOWN, la, tc]}
+        self.known = {
+            (la, tc) for la in range(LAYERS) for tc in range(TILE_COLS) if tiles[TP.KNOWN, la, tc]
+        }
         self.faceup = [bool(x) for x in mini[1]]
         # piece: [kind, row, col, rope]; None when unused
-        self.pieces = [None if p[PC.KIND] == KIND.NONE else
-                       [int(p[PC.KIND]), int(p[PC.ROW]), int(p[PC.COL]), int(p[PC.ROPE])]
-                       for p in pieces]
+        self.pieces = [
+            None
+            if p[PC.KIND] == KIND.NONE
+            else [int(p[PC.KIND]), int(p[PC.ROW]), int(p[PC.COL]), int(p[PC.ROPE])]
+            for p in pieces
+        ]
         self.standing = {}  # (r, c) -> piece index of the piece standing (registered) there
         for i, p in enumerate(self.pieces):
             if p is not None and grid[P.OCC, p[1], p[2]] == i + 1:
@@ -246,7 +255,7 @@ class Ref:
         if self.standing.get((target, cc), k) != k:
             return -1
         was = self.unstand(k)
-        for q in (range(r + 1, target + 1) if target > r else range(r - 1, target - 1, -1)):
+        for q in range(r + 1, target + 1) if target > r else range(r - 1, target - 1, -1):
             self.enter(k, q, cc)
         self.squares += abs(target - r)
         p[3] = 1
@@ -344,10 +353,11 @@ class Ref:
                 assert pieces[k, PC.KIND] == KIND.NONE
             else:
                 assert list(pieces[k]) == p, (k, list(pieces[k]), p)
-        known = {(la, tc) for la in range(LAYERS) for tc in range(TILE_COLS)
-                 if tiles[TP.KNOWN, la, tc]}
+        known = {
+            (la, tc) for la in range(LAYERS) for tc in range(TILE_COLS) if tiles[TP.KNOWN, la, tc]
+        }
         assert known == self.known
         assert [bool(x) for x in mini[1]] == self.faceup
         assert tally[0] == self.cobwebs and tally[3] == self.squares
-        assert [tuple(int(v) for v in f) for f in falls[:tally[2]]] == self.falls
-        assert [tuple(int(v) for v in d) for d in disc[:tally[1]]] == self.disc
+        assert [tuple(int(v) for v in f) for f in falls[: tally[2]]] == self.falls
+        assert [tuple(int(v) for v in d) for d in disc[: tally[1]]] == self.disc

@@ -40,8 +40,9 @@ def test_every_cite_is_a_checklist_id_and_coverage_only_grows():
     unknown = sorted(cited - set(ids))
     assert not unknown, f"tests cite ids the checklist lacks: {unknown}"
     uncited = [i for i in ids if i not in cited]
-    print(f"\n{len(cited)} of {len(ids)} Terraria checklist ids cited; uncited: "
-          + ", ".join(uncited))
+    print(
+        f"\n{len(cited)} of {len(ids)} Terraria checklist ids cited; uncited: " + ", ".join(uncited)
+    )
     assert len(cited) >= CITED_MIN
 
 

@@ -41,18 +41,39 @@ class Board:
 
     def put(self, k, kind, i, j):
         r, c = self.at(i, j)
-        return mv.place_piece_nb(self.grid, self.tiles, self.mini, self.pieces, k, kind, r, c,
-                                 self.falls, self.disc, self.tally)
+        return mv.place_piece_nb(
+            self.grid,
+            self.tiles,
+            self.mini,
+            self.pieces,
+            k,
+            kind,
+            r,
+            c,
+            self.falls,
+            self.disc,
+            self.tally,
+        )
 
     def step(self, k, dr, dc):
-        return mv.step_nb(self.grid, self.tiles, self.mini, self.pieces, k, dr, dc, self.falls,
-                          self.disc, self.tally)
+        return mv.step_nb(
+            self.grid,
+            self.tiles,
+            self.mini,
+            self.pieces,
+            k,
+            dr,
+            dc,
+            self.falls,
+            self.disc,
+            self.tally,
+        )
 
     def where(self, k):
         return (int(self.pieces[k, PC.ROW]) - self.top, int(self.pieces[k, PC.COL]) - self.left)
 
     def fall_events(self):
-        return [tuple(int(v) for v in f) for f in self.falls[:self.tally[mv.T.FALLS]]]
+        return [tuple(int(v) for v in f) for f in self.falls[: self.tally[mv.T.FALLS]]]
 
 
 # --- steps ------------------------------------------------------------------------------------
@@ -236,8 +257,9 @@ def test_fall_damage_rules(mode_damage):
     # a d4 always totals <= 4: a 4-square fall always hurts in a standard game
 
 
-@pytest.mark.parametrize("dice, squares", [([4], 2), ([4], 3), ([6], 4), ([6, 4], 5),
-                                           ([8, 8], 9), ([12], 2)])
+@pytest.mark.parametrize(
+    "dice, squares", [([4], 2), ([4], 3), ([6], 4), ([6, 4], 5), ([8, 8], 9), ([12], 2)]
+)
 def test_fall_damage_frequency_matches_exact_probability(dice, squares):
     # TR-128 / TR-129 against core.dice's exact probability; binomial test, false-alarm
     # rate 1e-4 per case (fixed seed, so the outcome is fixed)
@@ -271,7 +293,7 @@ def test_entering_a_new_tile_by_a_step_discovers():
     mv.remove_piece_nb(grid, tiles, mini, pieces, 1, falls, disc, tally)
     assert mv.place_piece_nb(grid, tiles, mini, pieces, 0, CH, row, 8 * w, falls, disc, tally)
     assert mv.step_nb(grid, tiles, mini, pieces, 0, 0, -1, falls, disc, tally)
-    found = sorted(tuple(int(v) for v in d) for d in disc[:tally[mv.T.DISCOVERED]])
+    found = sorted(tuple(int(v) for v in d) for d in disc[: tally[mv.T.DISCOVERED]])
     assert found == [(0, 6), (1, 7)]
     assert mini[1, 1] == 1
 
@@ -283,11 +305,12 @@ def test_falling_into_a_new_tile_discovers():
     b.tiles[TP.KNOWN, 0, 8] = 1
     b.tiles[TP.KNOWN, 1, 8] = 1
     b.put(0, CH, 0, 1)
-    spent, done, res = mv.dig_nb(b.grid, b.tiles, b.mini, b.pieces, 0, *b.at(1, 1), 1,
-                                 RES_DIG, b.falls, b.disc, b.tally)
+    spent, done, res = mv.dig_nb(
+        b.grid, b.tiles, b.mini, b.pieces, 0, *b.at(1, 1), 1, RES_DIG, b.falls, b.disc, b.tally
+    )
     assert (spent, done, res) == (1, 1, 0)
     assert b.pieces[0, PC.ROW] == ROWS - 1  # nothing below in this drawn world
-    found = {tuple(int(v) for v in d) for d in b.disc[:b.tally[mv.T.DISCOVERED]]}
+    found = {tuple(int(v) for v in d) for d in b.disc[: b.tally[mv.T.DISCOVERED]]}
     # each tile fallen into discovers its neighbours: the layers below appear one by one
     assert {(2, 8), (3, 8), (4, 8), (1, 7), (1, 9), (4, 7), (4, 9)} <= found
     assert b.fall_events() == [(0, ROWS - 1 - 3, 0)]
@@ -309,18 +332,28 @@ def test_rope_placement_climbing_and_letting_go():
     b.grid[P.FEAT][b.at(4, 2)] &= ~FEAT.ROPE
     b.grid[P.FEAT][b.at(0, 1)] |= FEAT.ROPE  # a rope hanging above the character instead
     r0, c0 = b.at(0, 1)
-    assert mv.rope_move_nb(b.grid, b.tiles, b.mini, b.pieces, 0, r0, c0, r0 + 2, b.falls,
-                           b.disc, b.tally) == 2  # 3 squares: 2 action points
+    assert (
+        mv.rope_move_nb(
+            b.grid, b.tiles, b.mini, b.pieces, 0, r0, c0, r0 + 2, b.falls, b.disc, b.tally
+        )
+        == 2
+    )  # 3 squares: 2 action points
     assert b.where(0) == (2, 1) and b.pieces[0, PC.ROPE] == 1
     assert b.tally[mv.T.FALLS] == 0  # holding on
-    assert mv.rope_move_nb(b.grid, b.tiles, b.mini, b.pieces, 0, r0, c0, r0, b.falls, b.disc,
-                           b.tally) == 1
+    assert (
+        mv.rope_move_nb(b.grid, b.tiles, b.mini, b.pieces, 0, r0, c0, r0, b.falls, b.disc, b.tally)
+        == 1
+    )
     assert b.where(0) == (0, 1)
     n = mv.let_go_nb(b.grid, b.tiles, b.mini, b.pieces, 0, b.falls, b.disc, b.tally)
     assert n == 5 and b.where(0) == (5, 1) and b.fall_events() == [(0, 5, 0)]
     # not from outside the rope's column
-    assert mv.rope_move_nb(b.grid, b.tiles, b.mini, b.pieces, 0, r0, c0 + 1, r0, b.falls,
-                           b.disc, b.tally) == -1
+    assert (
+        mv.rope_move_nb(
+            b.grid, b.tiles, b.mini, b.pieces, 0, r0, c0 + 1, r0, b.falls, b.disc, b.tally
+        )
+        == -1
+    )
 
 
 def test_platform_placement():
@@ -339,8 +372,7 @@ def test_platform_placement():
     b.grid[P.SQ][b.at(0, 3)] = SQ.HALF
     assert not mv.can_place_platform_nb(b.grid, b.tiles, b.pieces, 0, PLAT_POS, slots[(0, 1)])
     b.grid[P.SQ][b.at(0, 1)] = SQ.BLOCK
-    assert not mv.can_place_platform_nb(b.grid, b.tiles, b.pieces, 0, PLAT_POS,
-                                        slots[(0, -1)])
+    assert not mv.can_place_platform_nb(b.grid, b.tiles, b.pieces, 0, PLAT_POS, slots[(0, -1)])
 
 
 # --- digging and chopping ---------------------------------------------------------------------
@@ -393,8 +425,17 @@ def test_chopping_trees():
 
 
 # --- kernel vs reference ----------------------------------------------------------------------
-ACTIONS = st.lists(st.tuples(st.integers(0, 5), st.integers(0, 3), st.integers(-1, 1),
-                             st.integers(-1, 1), st.integers(0, 5)), min_size=1, max_size=80)
+ACTIONS = st.lists(
+    st.tuples(
+        st.integers(0, 5),
+        st.integers(0, 3),
+        st.integers(-1, 1),
+        st.integers(-1, 1),
+        st.integers(0, 5),
+    ),
+    min_size=1,
+    max_size=80,
+)
 
 
 def test_reference_check_can_fail():
@@ -418,9 +459,16 @@ def test_reference_check_can_fail():
 
 
 @settings(max_examples=120, deadline=None)
-@given(st.integers(0, 10_000), st.booleans(), st.lists(
-    st.tuples(st.integers(0, 3), st.integers(0, 24), st.integers(30, 71)), min_size=1,
-    max_size=5), ACTIONS)
+@given(
+    st.integers(0, 10_000),
+    st.booleans(),
+    st.lists(
+        st.tuples(st.integers(0, 3), st.integers(0, 24), st.integers(30, 71)),
+        min_size=1,
+        max_size=5,
+    ),
+    ACTIONS,
+)
 def test_movement_kernels_match_reference(index, reveal, placements, actions):
     # Steps, falls, stacks, discovery, dig, chop, rope and platforms through random play on
     # random worlds; the rules are cited by the scenario tests above
@@ -449,8 +497,9 @@ def test_movement_kernels_match_reference(index, reveal, placements, actions):
             got = mv.step_nb(grid, tiles, mini, pieces, k, dr, dc, falls, disc, tally)
             assert got == ref.step(k, dr, dc)
         elif kind_i == 2:
-            got = mv.dig_nb(grid, tiles, mini, pieces, k, r + dr, c + dc, amount, RES_DIG,
-                            falls, disc, tally)
+            got = mv.dig_nb(
+                grid, tiles, mini, pieces, k, r + dr, c + dc, amount, RES_DIG, falls, disc, tally
+            )
             assert tuple(got) == ref.dig(k, r + dr, c + dc, amount)
         elif kind_i == 3:
             got = mv.chop_nb(grid, tiles, pieces, k, r + dr, c + dc, amount)
@@ -474,8 +523,9 @@ def test_movement_kernels_match_reference(index, reveal, placements, actions):
                     bottom = mv.rope_bottom_nb(grid, rr, c)
                     assert bottom == ref.rope_end(rr, c)
                     target = rr + amount % (bottom - rr + 1) if dr >= 0 else rr
-                    got = mv.rope_move_nb(grid, tiles, mini, pieces, k, rr, c, target, falls,
-                                          disc, tally)
+                    got = mv.rope_move_nb(
+                        grid, tiles, mini, pieces, k, rr, c, target, falls, disc, tally
+                    )
                     assert got == ref.climb(k, rr, c, target)
         else:
             slot = amount % len(PLAT_POS)
@@ -497,9 +547,8 @@ def test_a_character_placed_on_a_tile_discovers_around_it():
     # TR-144: entering a tile by any means (respawn or placement included)
     grid, tiles, mini = generated(4, 1)
     pieces, falls, disc, tally = buffers()
-    assert mv.place_piece_nb(grid, tiles, mini, pieces, 0, CH, 2, 9 * 6 + 2, falls, disc,
-                             tally)
-    found = sorted(tuple(int(v) for v in d) for d in disc[:tally[mv.T.DISCOVERED]])
+    assert mv.place_piece_nb(grid, tiles, mini, pieces, 0, CH, 2, 9 * 6 + 2, falls, disc, tally)
+    found = sorted(tuple(int(v) for v in d) for d in disc[: tally[mv.T.DISCOVERED]])
     assert found == [(0, 10), (1, 9)]
     assert mini[1, 2] == 1  # the inner-right minimap token
 
@@ -533,8 +582,9 @@ def test_butterfly_squares_take_up_to_four_characters():
         assert mv.place_piece_nb(grid, tiles, mini, pieces, k, CH, r, c, falls, disc, tally)
         assert (pieces[k, PC.ROW], pieces[k, PC.COL]) == (r, c)  # standing: no fall
     assert tally[mv.T.FALLS] == 0
-    assert not mv.place_piece_nb(grid, tiles, mini, pieces, 4, CH, int(out[0, 0]),
-                                 int(out[0, 1]), falls, disc, tally)
+    assert not mv.place_piece_nb(
+        grid, tiles, mini, pieces, 4, CH, int(out[0, 0]), int(out[0, 1]), falls, disc, tally
+    )
 
 
 def ref_fall_damage(events, kinds, dice, health, on, state):
@@ -556,11 +606,15 @@ def ref_fall_damage(events, kinds, dice, health, on, state):
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 12), st.booleans()), max_size=12),
-       st.lists(st.lists(st.sampled_from([4, 6, 8, 12]), min_size=1, max_size=3), min_size=3,
-                max_size=3),
-       st.lists(st.integers(0, 3), min_size=3, max_size=3), st.booleans(),
-       st.integers(0, 2**32))
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.integers(1, 12), st.booleans()), max_size=12),
+    st.lists(
+        st.lists(st.sampled_from([4, 6, 8, 12]), min_size=1, max_size=3), min_size=3, max_size=3
+    ),
+    st.lists(st.integers(0, 3), min_size=3, max_size=3),
+    st.booleans(),
+    st.integers(0, 2**32),
+)
 def test_apply_fall_damage_matches_reference(events, dice, health, on, seed):
     # TR-127..TR-133 (TR-127, TR-128, TR-129, TR-130, TR-131, TR-132: health is the only
     # thing touched, TR-133: falls can bring a character to 0), TR-435/TR-436 (on=False)
@@ -571,16 +625,16 @@ def test_apply_fall_damage_matches_reference(events, dice, health, on, seed):
     defense = np.zeros((4, 3), dtype=np.int64)
     n_def = np.zeros(4, dtype=np.int64)
     for k, dk in enumerate(dice):
-        defense[k, :len(dk)] = dk
+        defense[k, : len(dk)] = dk
         n_def[k] = len(dk)
     hp = np.array(health + [2], dtype=np.int64)
     state = new_state(seed, 3)
     ref_state = state.copy()
     counts = np.zeros(3, dtype=np.int64)
-    dead = mv.apply_fall_damage_nb(falls, len(events), pieces, defense, n_def, hp, on, state,
-                                   counts)
-    ref_hp, ref_counts = ref_fall_damage(events, kinds, dice + [[4]], health + [2], on,
-                                         ref_state)
+    dead = mv.apply_fall_damage_nb(
+        falls, len(events), pieces, defense, n_def, hp, on, state, counts
+    )
+    ref_hp, ref_counts = ref_fall_damage(events, kinds, dice + [[4]], health + [2], on, ref_state)
     assert hp.tolist() == ref_hp and counts.tolist() == ref_counts
     assert dead == ref_counts[2]
     np.testing.assert_array_equal(state, ref_state)

@@ -29,8 +29,15 @@ def _run(disable):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     if disable:
         env["NUMBA_DISABLE_JIT"] = "1"
-    out = subprocess.run([sys.executable, "-c", CODE], env=env, cwd=ROOT, capture_output=True,
-                         text=True, timeout=600, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", CODE],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

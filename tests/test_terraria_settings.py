@@ -48,7 +48,8 @@ def test_lucky_horseshoe_only_removes_fall_damage():
     lucky = effective(resolve("easy", {"mode": "lucky_horseshoe"}))
     assert not lucky["fall_damage"]
     assert {k: v for k, v in lucky.items() if k != "fall_damage"} == {
-        k: v for k, v in std.items() if k != "fall_damage"}
+        k: v for k, v in std.items() if k != "fall_damage"
+    }
 
 
 def test_enchanted_sundial_only_changes_time_tokens():
@@ -57,27 +58,40 @@ def test_enchanted_sundial_only_changes_time_tokens():
     dial = effective(resolve("easy", {"mode": "enchanted_sundial"}))
     assert dial["time_limit_tokens"] == 5 and dial["fall_damage"]
     assert {k: v for k, v in dial.items() if k != "time_limit_tokens"} == {
-        k: v for k, v in std.items() if k != "time_limit_tokens"}
+        k: v for k, v in std.items() if k != "time_limit_tokens"
+    }
 
 
 def test_explicit_counts_override_the_mode():
-    eff = effective(resolve("medium", {"mode": "enchanted_sundial", "time_limit_tokens": 6,
-                                       "tombstones_per_player": 1, "players": 3}))
+    eff = effective(
+        resolve(
+            "medium",
+            {
+                "mode": "enchanted_sundial",
+                "time_limit_tokens": 6,
+                "tombstones_per_player": 1,
+                "players": 3,
+            },
+        )
+    )
     assert eff["time_limit_tokens"] == 6 and eff["tombstones"] == 3
 
 
-@pytest.mark.parametrize("overrides, words", [
-    ({"players": 5}, "setting 'players'"),  # TR-027: 1 to 4
-    ({"players": 0}, "setting 'players'"),
-    ({"mode": "creative"}, "setting 'mode'"),
-    ({"time_limit_tokens": 10}, "setting 'time_limit_tokens'"),  # TR-007: a supply of 9
-    ({"tombstones_per_player": -1}, "setting 'tombstones_per_player'"),
-    ({"mode": "journey", "tombstones_per_player": 2}, "journey mode uses no tombstone"),
-    ({"players": 4, "tombstones_per_player": 3}, "the game has 8"),  # TR-022: 8 tombstones
-    ({"evil_biome": "hallow"}, "setting 'evil_biome'"),
-    ({"colour": "red"}, "'colour' is not a setting"),
-    ({"data": "/nonexistent/world.toml"}, "does not exist"),
-])
+@pytest.mark.parametrize(
+    "overrides, words",
+    [
+        ({"players": 5}, "setting 'players'"),  # TR-027: 1 to 4
+        ({"players": 0}, "setting 'players'"),
+        ({"mode": "creative"}, "setting 'mode'"),
+        ({"time_limit_tokens": 10}, "setting 'time_limit_tokens'"),  # TR-007: a supply of 9
+        ({"tombstones_per_player": -1}, "setting 'tombstones_per_player'"),
+        ({"mode": "journey", "tombstones_per_player": 2}, "journey mode uses no tombstone"),
+        ({"players": 4, "tombstones_per_player": 3}, "the game has 8"),  # TR-022: 8 tombstones
+        ({"evil_biome": "hallow"}, "setting 'evil_biome'"),
+        ({"colour": "red"}, "'colour' is not a setting"),
+        ({"data": "/nonexistent/world.toml"}, "does not exist"),
+    ],
+)
 def test_bad_settings_give_one_clear_line(overrides, words):
     with pytest.raises(SimlibInputError) as err:
         resolve("medium", overrides)
@@ -92,7 +106,13 @@ def test_bad_preset():
 
 def test_settings_are_documented():
     names = {s.name for s in ts.SETTINGS}
-    assert {"chains_needed", "mode", "players", "time_limit_tokens", "tombstones_per_player",
-            "data"} <= names
+    assert {
+        "chains_needed",
+        "mode",
+        "players",
+        "time_limit_tokens",
+        "tombstones_per_player",
+        "data",
+    } <= names
     assert ts.MODES == ("standard", "journey", "lucky_horseshoe", "enchanted_sundial")
     assert set(ts.PRESETS) == {"easy", "medium", "hard"}

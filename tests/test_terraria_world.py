@@ -39,8 +39,7 @@ def generate(seed, index, evil=-1):
     grid, tiles, mini = alloc_world(H, W)
     drawn = np.zeros_like(STOCK)
     state = new_state(seed, index)
-    ev = world.generate_world_nb(TPL, STOCK, STOCK_N, START, evil, grid, tiles, mini, drawn,
-                                 state)
+    ev = world.generate_world_nb(TPL, STOCK, STOCK_N, START, evil, grid, tiles, mini, drawn, state)
     return ev, grid, tiles, mini, state
 
 
@@ -51,10 +50,18 @@ def ref_generate(seed, index, evil=-1):
         evil = BIOME.CORRUPTION + randint_nb(2, state)
     tokens = np.array([BIOME.JUNGLE, BIOME.DESERT, BIOME.SNOW, evil], dtype=np.int16)
     shuffle_nb(tokens, 4, state)
-    biome = [BIOME.OCEAN] + [tokens[0]] * 3 + [tokens[1]] * 3 + [BIOME.FOREST] * 3 + [
-        tokens[2]] * 3 + [tokens[3]] * 3 + [BIOME.OCEAN]
-    left = {(b, lay): list(STOCK[b, lay, :STOCK_N[b, lay]]) for b in range(7)
-            for lay in range(LAYERS)}
+    biome = (
+        [BIOME.OCEAN]
+        + [tokens[0]] * 3
+        + [tokens[1]] * 3
+        + [BIOME.FOREST] * 3
+        + [tokens[2]] * 3
+        + [tokens[3]] * 3
+        + [BIOME.OCEAN]
+    )
+    left = {
+        (b, lay): list(STOCK[b, lay, : STOCK_N[b, lay]]) for b in range(7) for lay in range(LAYERS)
+    }
     layout = np.zeros((LAYERS, TILE_COLS), dtype=int)
     for lay in range(LAYERS):
         for tc in range(TILE_COLS):
@@ -79,10 +86,18 @@ def test_world_file_is_marked_illustrative_and_quotes_the_rulebook():
     # TR-004: what the rulebook does not print is an illustrative default, and says so
     text = world.WORLD_FILE.read_text(encoding="utf-8")
     assert "ILLUSTRATIVE DEFAULTS" in text
-    rulebook = (Path(__file__).resolve().parent.parent / ".." / "shared" / "rules" /
-                "terraria-the-board-game.txt").read_text(encoding="utf-8")
-    for quote in ("86 biome tiles", "Copper takes 2 dig to dig, whereas Gold takes 3 dig to dig",
-                  "Each biome is a column 3 biome tiles wide"):
+    rulebook = (
+        Path(__file__).resolve().parent.parent
+        / ".."
+        / "shared"
+        / "rules"
+        / "terraria-the-board-game.txt"
+    ).read_text(encoding="utf-8")
+    for quote in (
+        "86 biome tiles",
+        "Copper takes 2 dig to dig, whereas Gold takes 3 dig to dig",
+        "Each biome is a column 3 biome tiles wide",
+    ):
         assert quote in text and quote in rulebook
 
 
@@ -127,7 +142,7 @@ def test_templates_are_well_formed():
     res, feat, val = TPL[1], TPL[2], TPL[3]
     assert np.all(res[kinds != SQ.BLOCK] == 0)  # only full blocks carry resource icons
     assert np.all(res <= len(DATA["resources"]))
-    on_air = (FEAT.COBWEB | FEAT.SPAWN | FEAT.CHEST | FEAT.TREE | FEAT.BUTTERFLY)
+    on_air = FEAT.COBWEB | FEAT.SPAWN | FEAT.CHEST | FEAT.TREE | FEAT.BUTTERFLY
     assert np.all((feat & on_air)[kinds == SQ.BLOCK] == 0)
     assert np.all(val[(feat & (FEAT.CHEST | FEAT.TREE)) != 0] >= 1)
     assert np.all(val[(feat & (FEAT.CHEST | FEAT.TREE)) == 0] == 0)
@@ -152,14 +167,17 @@ def _write(tmp_path, text):
     return str(p)
 
 
-@pytest.mark.parametrize("text, words", [
-    ("[stock]\nforest=[3,3,3,3,3]\n", "must have exactly the keys"),
-    ("[world]\ntile_rows=2\ntile_cols=6\ntile_seed=1\n", "world.tile_rows"),
-    ("[bogus]\nx=1\n", "unknown table 'bogus'"),
-    ("[legend]\nB='stone'\n", "legend: key 'B'"),
-    ("[legend]\nq='mithril'\n", "'mithril' is not in [resources]"),
-    ("[resources.stone]\ndig=0\nstructural=false\n", "resources.stone.dig"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("[stock]\nforest=[3,3,3,3,3]\n", "must have exactly the keys"),
+        ("[world]\ntile_rows=2\ntile_cols=6\ntile_seed=1\n", "world.tile_rows"),
+        ("[bogus]\nx=1\n", "unknown table 'bogus'"),
+        ("[legend]\nB='stone'\n", "legend: key 'B'"),
+        ("[legend]\nq='mithril'\n", "'mithril' is not in [resources]"),
+        ("[resources.stone]\ndig=0\nstructural=false\n", "resources.stone.dig"),
+    ],
+)
 def test_bad_world_tables_give_one_line(tmp_path, text, words):
     # TR-004: the data file is validated like any other input
     with pytest.raises(SimlibInputError) as err:
@@ -169,8 +187,9 @@ def test_bad_world_tables_give_one_line(tmp_path, text, words):
 
 def test_a_stock_too_small_to_fill_the_world_is_refused(tmp_path):
     # TR-153: every biome x layer stock must fill its 3 positions (ocean: 2)
-    stock = "\n".join(f"{b} = [3, 3, 3, 3, 3]" for b in ("forest", "desert", "snow",
-                                                         "corruption", "crimson"))
+    stock = "\n".join(
+        f"{b} = [3, 3, 3, 3, 3]" for b in ("forest", "desert", "snow", "corruption", "crimson")
+    )
     text = "[stock]\n" + stock + "\njungle = [3, 3, 2, 3, 3]\nocean = [2, 2, 2, 2, 2]\n"
     with pytest.raises(SimlibInputError, match="jungle: upper_cavern holds 2 tiles"):
         world.load_world(_write(tmp_path, text))
@@ -202,8 +221,13 @@ def test_generated_worlds_follow_the_rulebook_structure():
         evils.append(ev)
         biome = tiles[TP.BIOME]
         # TR-143: Surface, Underground, Upper Cavern, Lower Cavern, Underworld, top down
-        assert LAYER_NAMES == ("surface", "underground", "upper_cavern", "lower_cavern",
-                               "underworld")
+        assert LAYER_NAMES == (
+            "surface",
+            "underground",
+            "upper_cavern",
+            "lower_cavern",
+            "underworld",
+        )
         # TR-033: 5 layers x 17 columns; each column one biome on every layer (TR-151)
         assert biome.shape == (LAYERS, TILE_COLS)
         assert np.all(biome == biome[0])
@@ -238,15 +262,15 @@ def test_generated_worlds_follow_the_rulebook_structure():
                 if (lay, tc) in ((0, 7), (0, 8), (0, 9), (1, 8)):
                     continue
                 b = biome[lay, tc]
-                assert t in STOCK[b, lay, :STOCK_N[b, lay]]
+                assert t in STOCK[b, lay, : STOCK_N[b, lay]]
                 # the squares are the template's squares
-                sub = grid[:4, lay * H:(lay + 1) * H, tc * W:(tc + 1) * W]
+                sub = grid[:4, lay * H : (lay + 1) * H, tc * W : (tc + 1) * W]
                 np.testing.assert_array_equal(sub, TPL[:, t])
         assert not np.any(grid[P.PROG]) and not np.any(grid[P.OCC])
         # TR-038: the platform on the central Surface Forest tile; TR-184: lava only below
         assert np.count_nonzero(grid[P.FEAT, :H] & FEAT.PLATFORM) == 1
         assert not np.any(grid[P.SQ, : 4 * H] == SQ.LAVA)
-        assert np.any(grid[P.SQ, 4 * H:] == SQ.LAVA)
+        assert np.any(grid[P.SQ, 4 * H :] == SQ.LAVA)
     assert 0 < evils.count(BIOME.CRIMSON) < N_SEEDS
 
 
@@ -254,7 +278,8 @@ def test_generated_worlds_follow_the_rulebook_structure():
 def test_generator_matches_plain_python_reference(index):
     ev, grid, tiles, mini, state = generate(11, index, evil=-1 if index % 3 else BIOME.CRIMSON)
     ref_ev, tokens, biome, layout, ref_state = ref_generate(
-        11, index, evil=-1 if index % 3 else BIOME.CRIMSON)
+        11, index, evil=-1 if index % 3 else BIOME.CRIMSON
+    )
     assert ev == ref_ev
     np.testing.assert_array_equal(mini[0], tokens)
     np.testing.assert_array_equal(tiles[TP.BIOME, 0], biome)
@@ -271,8 +296,9 @@ def test_determinism_by_seed_and_index():
     grid, tiles, mini = alloc_world(H, W)
     drawn = np.zeros_like(STOCK)
     for idx in (3, 17):
-        world.generate_world_nb(TPL, STOCK, STOCK_N, START, -1, grid, tiles, mini, drawn,
-                                new_state(5, idx))
+        world.generate_world_nb(
+            TPL, STOCK, STOCK_N, START, -1, grid, tiles, mini, drawn, new_state(5, idx)
+        )
     np.testing.assert_array_equal(grid, a[1])
     np.testing.assert_array_equal(tiles, a[2])
     differ = sum(not np.array_equal(generate(5, i)[2], a[2]) for i in range(18, 28))
@@ -350,8 +376,14 @@ def test_discovery_stops_at_the_ocean_and_the_underworld():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, LAYERS - 1), st.integers(0, TILE_COLS - 1)),
-                min_size=1, max_size=40), st.integers(0, 1000))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, LAYERS - 1), st.integers(0, TILE_COLS - 1)),
+        min_size=1,
+        max_size=40,
+    ),
+    st.integers(0, 1000),
+)
 def test_discovery_kernel_matches_reference(path, index):
     _, _, tiles, mini, _ = generate(3, index)
     known = tiles[TP.KNOWN].tolist()

@@ -54,7 +54,13 @@ MOVES = ("walking", "flying", "worm")
 DEBUFFS = ("none", "poisoned", "on_fire", "frozen")
 # Tables of a designer's file that :mod:`simlib.games.terraria.world` reads (skipped here).
 WORLD_TABLES = (
-    "world", "stock", "resources", "terrain", "biome_terrain", "start_tiles", "legend",
+    "world",
+    "stock",
+    "resources",
+    "terrain",
+    "biome_terrain",
+    "start_tiles",
+    "legend",
     "platforms",
 )
 
@@ -79,7 +85,11 @@ _KEYS: dict[str, dict[str, type]] = {
 }
 _OPTIONAL = {"source"}
 _CHOICES: dict[str, tuple[str, ...]] = {
-    "biome": BIOMES, "layer": LAYERS, "time": TIMES, "move": MOVES, "debuff": DEBUFFS
+    "biome": BIOMES,
+    "layer": LAYERS,
+    "time": TIMES,
+    "move": MOVES,
+    "debuff": DEBUFFS,
 }
 _BOUNDS = {"wounds": (1, 99), "movement": (0, 20), "coins": (0, 25)}  # coin dial tops at 25
 

@@ -157,8 +157,7 @@ def can_step_nb(grid, tiles, r, c, dr, dc):
     if dc != 0 and dr != 0:
         # TR-118: the corner passed is on the lower edge of the square above/below the
         # mover when stepping up, on the lower edge of the square beside it when stepping down
-        if _touches_nb(grid, tiles, nr, c, dr == -1) and _touches_nb(grid, tiles, r, nc,
-                                                                     dr == 1):
+        if _touches_nb(grid, tiles, nr, c, dr == -1) and _touches_nb(grid, tiles, r, nc, dr == 1):
             return False
         if dr == 1 and grid[P.FEAT, r, nc] & FEAT.PLATFORM:
             return False  # never dropped through (TR-115)
@@ -205,8 +204,9 @@ def _fall_nb(grid, tiles, mini, pieces, k, disc, tally):
     """Drop piece ``k`` (not registered in OCC) until it stands on a surface; squares fallen."""
     n = 0
     while not supported_nb(grid, tiles, pieces[k, PC.ROW], pieces[k, PC.COL]):
-        _enter_nb(grid, tiles, mini, pieces, k, pieces[k, PC.ROW] + 1, pieces[k, PC.COL], disc,
-                  tally)
+        _enter_nb(
+            grid, tiles, mini, pieces, k, pieces[k, PC.ROW] + 1, pieces[k, PC.COL], disc, tally
+        )
         n += 1
     return n
 
@@ -377,8 +377,11 @@ def rope_bottom_nb(grid, rr, cc):
     solid block"; a half block counts as solid. ``grid`` is read only.
     """
     r = rr
-    while r + 1 < grid.shape[1] and grid[P.SQ, r + 1, cc] != SQ.BLOCK and grid[
-            P.SQ, r + 1, cc] != SQ.HALF:
+    while (
+        r + 1 < grid.shape[1]
+        and grid[P.SQ, r + 1, cc] != SQ.BLOCK
+        and grid[P.SQ, r + 1, cc] != SQ.HALF
+    ):
         r += 1
     return r
 
@@ -620,8 +623,9 @@ def butterfly_squares_nb(grid, out):
 
 
 @njit
-def apply_fall_damage_nb(falls, n_falls, pieces, defense, n_defense, health, fall_damage,
-                         state, counts):
+def apply_fall_damage_nb(
+    falls, n_falls, pieces, defense, n_defense, health, fall_damage, state, counts
+):
     """Roll fall damage for the characters among ``n_falls`` fall events and apply it.
 
     Parameters
@@ -665,8 +669,9 @@ def apply_fall_damage_nb(falls, n_falls, pieces, defense, n_defense, health, fal
         counts[0] += 1
         if health[k] <= 0:
             continue
-        hurt = fall_hurts_nb(defense[k, :n_defense[k]], falls[i, 1], falls[i, 2] != 0,
-                             fall_damage, state)
+        hurt = fall_hurts_nb(
+            defense[k, : n_defense[k]], falls[i, 1], falls[i, 2] != 0, fall_damage, state
+        )
         if hurt:
             health[k] -= 1
             counts[1] += 1

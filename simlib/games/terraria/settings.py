@@ -37,25 +37,65 @@ TOMBSTONE_SUPPLY = 8  # "8 tombstone tokens" (TR-022)
 _MODE_TIME_TOKENS = {"standard": 7, "journey": 9, "lucky_horseshoe": 7, "enchanted_sundial": 5}
 
 SETTINGS = (
-    Setting("chains_needed", int, 2, "objective chains of 10 to complete to win (the presets: "
-            "easy 1, medium 2, hard 3; TR-420..423)", lo=1, hi=4),
-    Setting("mode", str, "standard", "rulebook variant: journey (no tombstones, 9 time "
-            "tokens, iron tools, 2 ropes, no fall damage), lucky_horseshoe (no fall damage), "
-            "enchanted_sundial (5 time tokens)", choices=MODES),
-    Setting("players", int, 2, "number of players, one character each (TR-027)", lo=1,
-            hi=MAX_PLAYERS),
-    Setting("time_limit_tokens", int, None, "time limit tokens at the start (default: 7; "
-            "journey 9; enchanted_sundial 5); one is discarded each sunrise", lo=1,
-            hi=TIME_TOKEN_SUPPLY),
-    Setting("tombstones_per_player", int, None, "tombstone tokens per player in the respawn "
-            "pool (default: 2; journey uses none and respawns forever)", lo=0,
-            hi=TOMBSTONE_SUPPLY),
-    Setting("evil_biome", str, "random", "Crimson or Corruption, chosen once per game "
-            "(TR-040): 'random' draws it per game", choices=EVIL_CHOICES),
-    Setting("data", str, "default", "content tables: 'default' or a TOML file whose tables "
-            "replace the default ones (illustrative defaults, see data/*.toml)"),
-    Setting("check_invariants", bool, False, "check state invariants after every step "
-            "(slower; for tests)"),
+    Setting(
+        "chains_needed",
+        int,
+        2,
+        "objective chains of 10 to complete to win (the presets: "
+        "easy 1, medium 2, hard 3; TR-420..423)",
+        lo=1,
+        hi=4,
+    ),
+    Setting(
+        "mode",
+        str,
+        "standard",
+        "rulebook variant: journey (no tombstones, 9 time "
+        "tokens, iron tools, 2 ropes, no fall damage), lucky_horseshoe (no fall damage), "
+        "enchanted_sundial (5 time tokens)",
+        choices=MODES,
+    ),
+    Setting(
+        "players", int, 2, "number of players, one character each (TR-027)", lo=1, hi=MAX_PLAYERS
+    ),
+    Setting(
+        "time_limit_tokens",
+        int,
+        None,
+        "time limit tokens at the start (default: 7; "
+        "journey 9; enchanted_sundial 5); one is discarded each sunrise",
+        lo=1,
+        hi=TIME_TOKEN_SUPPLY,
+    ),
+    Setting(
+        "tombstones_per_player",
+        int,
+        None,
+        "tombstone tokens per player in the respawn "
+        "pool (default: 2; journey uses none and respawns forever)",
+        lo=0,
+        hi=TOMBSTONE_SUPPLY,
+    ),
+    Setting(
+        "evil_biome",
+        str,
+        "random",
+        "Crimson or Corruption, chosen once per game (TR-040): 'random' draws it per game",
+        choices=EVIL_CHOICES,
+    ),
+    Setting(
+        "data",
+        str,
+        "default",
+        "content tables: 'default' or a TOML file whose tables "
+        "replace the default ones (illustrative defaults, see data/*.toml)",
+    ),
+    Setting(
+        "check_invariants",
+        bool,
+        False,
+        "check state invariants after every step (slower; for tests)",
+    ),
 )
 
 PRESETS: dict[str, dict[str, Any]] = {
@@ -136,8 +176,7 @@ class _Spec(Game):
 _SPEC = _Spec()
 
 
-def resolve(preset: str | None = None, overrides: dict[str, Any] | None = None
-            ) -> dict[str, Any]:
+def resolve(preset: str | None = None, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """Every setting's value: defaults, then the preset (default ``medium``), then overrides.
 
     Uses :meth:`simlib.core.game.Game.resolve`; raises ``SimlibInputError`` naming the key.

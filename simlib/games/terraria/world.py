@@ -72,9 +72,18 @@ WORLD_FILE = Path(__file__).parent / "data" / "world.toml"
 PHYSICAL_TILES = 86  # rulebook, Components: "86 biome tiles" (TR-006)
 START_KEYS = ("surface_left", "surface_centre", "surface_right", "underground")
 _TERRAIN_KEYS = {
-    "ground": int, "bumps": float, "block": float, "half": float, "resource": float,
-    "cobweb": float, "chest": float, "chest_value": list, "spawn": list, "plants": list,
-    "chop": list, "lava": int,
+    "ground": int,
+    "bumps": float,
+    "block": float,
+    "half": float,
+    "resource": float,
+    "cobweb": float,
+    "chest": float,
+    "chest_value": list,
+    "spawn": list,
+    "plants": list,
+    "chop": list,
+    "lava": int,
 }
 _RESERVED = set(".#/~BS=wC123456789")
 _PLANTS = ("tree", "cactus", "none")
@@ -113,9 +122,13 @@ def _is_num(x: Any) -> bool:
 
 
 def _pair(where: str, v: Any, lo: int, hi: int) -> None:
-    _need(isinstance(v, list) and len(v) == 2 and all(_is_int(x) for x in v)
-          and lo <= v[0] <= v[1] <= hi, f"{where} must be [lo, hi], integers {lo} <= lo <= hi "
-          f"<= {hi}")
+    _need(
+        isinstance(v, list)
+        and len(v) == 2
+        and all(_is_int(x) for x in v)
+        and lo <= v[0] <= v[1] <= hi,
+        f"{where} must be [lo, hi], integers {lo} <= lo <= hi <= {hi}",
+    )
 
 
 def _validate(data: dict[str, Any], src: dict[str, str]) -> None:
@@ -124,54 +137,85 @@ def _validate(data: dict[str, Any], src: dict[str, str]) -> None:
     _need(isinstance(w, dict), f"{where} must be a table")
     key: str
     for key, lo, hi in (("tile_rows", 3, 20), ("tile_cols", 3, 20), ("tile_seed", 0, 2**62)):
-        _need(_is_int(w.get(key)) and lo <= w[key] <= hi,
-              f"{where}.{key} must be an integer from {lo} to {hi}")
+        _need(
+            _is_int(w.get(key)) and lo <= w[key] <= hi,
+            f"{where}.{key} must be an integer from {lo} to {hi}",
+        )
     extra = set(w) - {"tile_rows", "tile_cols", "tile_seed"}
-    _need(not extra, f"{where}: unknown key '{sorted(extra)[0] if extra else ''}'; allowed: "
-          "tile_rows, tile_cols, tile_seed")
+    _need(
+        not extra,
+        f"{where}: unknown key '{sorted(extra)[0] if extra else ''}'; allowed: "
+        "tile_rows, tile_cols, tile_seed",
+    )
     h, wd = w["tile_rows"], w["tile_cols"]
     st = data["stock"]
     where = f"{src['stock']}: stock"
-    _need(isinstance(st, dict) and set(st) == set(BIOME_NAMES),
-          f"{where} must have exactly the keys {', '.join(BIOME_NAMES)}")
+    _need(
+        isinstance(st, dict) and set(st) == set(BIOME_NAMES),
+        f"{where} must have exactly the keys {', '.join(BIOME_NAMES)}",
+    )
     for b, name in enumerate(BIOME_NAMES):
         row = st[name]
-        _need(isinstance(row, list) and len(row) == LAYERS and all(_is_int(x) for x in row),
-              f"{where}.{name} must be 5 integers, one per layer (surface .. underworld)")
+        _need(
+            isinstance(row, list) and len(row) == LAYERS and all(_is_int(x) for x in row),
+            f"{where}.{name} must be 5 integers, one per layer (surface .. underworld)",
+        )
         for layer, n in enumerate(row):
             need = int(NEEDED[b]) - (1 if (b == BIOME.FOREST and layer == 1) else 0)
-            _need(need <= n <= 64, f"{where}.{name}: {LAYER_NAMES[layer]} holds {n} tiles; "
-                  f"allowed {need} to 64 (TR-153: every position must be fillable)")
-    _need(st["forest"][0] == 3, f"{where}.forest: the surface holds exactly the 3 starting "
-          "tiles ([start_tiles]); set it to 3")
-    _need(st["corruption"] == st["crimson"], f"{where}: crimson must equal corruption (the "
-          "crimson tiles are the reverse faces of the corruption tiles)")
+            _need(
+                need <= n <= 64,
+                f"{where}.{name}: {LAYER_NAMES[layer]} holds {n} tiles; "
+                f"allowed {need} to 64 (TR-153: every position must be fillable)",
+            )
+    _need(
+        st["forest"][0] == 3,
+        f"{where}.forest: the surface holds exactly the 3 starting "
+        "tiles ([start_tiles]); set it to 3",
+    )
+    _need(
+        st["corruption"] == st["crimson"],
+        f"{where}: crimson must equal corruption (the "
+        "crimson tiles are the reverse faces of the corruption tiles)",
+    )
     res = data["resources"]
     where = f"{src['resources']}: resources"
-    _need(isinstance(res, dict) and 1 <= len(res) <= 100,
-          f"{where} must hold 1 to 100 entries, e.g. [resources.copper]")
+    _need(
+        isinstance(res, dict) and 1 <= len(res) <= 100,
+        f"{where} must hold 1 to 100 entries, e.g. [resources.copper]",
+    )
     for name, r in res.items():
-        _need(isinstance(r, dict) and set(r) == {"dig", "structural"},
-              f"{where}.{name} must have exactly the keys dig, structural")
+        _need(
+            isinstance(r, dict) and set(r) == {"dig", "structural"},
+            f"{where}.{name} must have exactly the keys dig, structural",
+        )
         _need(_is_int(r["dig"]) and 1 <= r["dig"] <= 9, f"{where}.{name}.dig must be 1 to 9")
-        _need(isinstance(r["structural"], bool), f"{where}.{name}.structural must be true or "
-              "false")
+        _need(isinstance(r["structural"], bool), f"{where}.{name}.structural must be true or false")
     ter = data["terrain"]
     where = f"{src['terrain']}: terrain"
-    _need(isinstance(ter, dict) and set(ter) == set(LAYER_NAMES),
-          f"{where} must have exactly the keys {', '.join(LAYER_NAMES)}")
+    _need(
+        isinstance(ter, dict) and set(ter) == set(LAYER_NAMES),
+        f"{where} must have exactly the keys {', '.join(LAYER_NAMES)}",
+    )
     for lname in LAYER_NAMES:
         t = ter[lname]
         wl = f"{where}.{lname}"
-        _need(isinstance(t, dict) and set(t) == set(_TERRAIN_KEYS),
-              f"{wl} must have exactly the keys {', '.join(_TERRAIN_KEYS)}")
+        _need(
+            isinstance(t, dict) and set(t) == set(_TERRAIN_KEYS),
+            f"{wl} must have exactly the keys {', '.join(_TERRAIN_KEYS)}",
+        )
         for key in ("bumps", "block", "half", "resource", "cobweb", "chest"):
-            _need(_is_num(t[key]) and 0.0 <= t[key] <= 1.0, f"{wl}.{key} must be a "
-                  "probability from 0 to 1")
-        _need(_is_int(t["ground"]) and 0 <= t["ground"] <= h - 1,
-              f"{wl}.ground must be an integer from 0 to {h - 1}")
-        _need(_is_int(t["lava"]) and 0 <= t["lava"] <= h - 1,
-              f"{wl}.lava must be an integer from 0 to {h - 1}")
+            _need(
+                _is_num(t[key]) and 0.0 <= t[key] <= 1.0,
+                f"{wl}.{key} must be a probability from 0 to 1",
+            )
+        _need(
+            _is_int(t["ground"]) and 0 <= t["ground"] <= h - 1,
+            f"{wl}.ground must be an integer from 0 to {h - 1}",
+        )
+        _need(
+            _is_int(t["lava"]) and 0 <= t["lava"] <= h - 1,
+            f"{wl}.lava must be an integer from 0 to {h - 1}",
+        )
         _pair(f"{wl}.chest_value", t["chest_value"], 1, 9)
         _pair(f"{wl}.spawn", t["spawn"], 0, 4)
         _pair(f"{wl}.plants", t["plants"], 0, wd)
@@ -179,64 +223,96 @@ def _validate(data: dict[str, Any], src: dict[str, str]) -> None:
     _need(ter["surface"]["ground"] >= 1, f"{where}.surface.ground must be at least 1")
     bt = data["biome_terrain"]
     where = f"{src['biome_terrain']}: biome_terrain"
-    _need(isinstance(bt, dict) and set(bt) == set(BIOME_NAMES),
-          f"{where} must have exactly the keys {', '.join(BIOME_NAMES)}")
+    _need(
+        isinstance(bt, dict) and set(bt) == set(BIOME_NAMES),
+        f"{where} must have exactly the keys {', '.join(BIOME_NAMES)}",
+    )
     for name in BIOME_NAMES:
         b = bt[name]
         wb = f"{where}.{name}"
-        _need(isinstance(b, dict) and set(b) == {"plant", *LAYER_NAMES},
-              f"{wb} must have exactly the keys plant, {', '.join(LAYER_NAMES)}")
+        _need(
+            isinstance(b, dict) and set(b) == {"plant", *LAYER_NAMES},
+            f"{wb} must have exactly the keys plant, {', '.join(LAYER_NAMES)}",
+        )
         _need(b["plant"] in _PLANTS, f"{wb}.plant must be one of {', '.join(_PLANTS)}")
         for lname in LAYER_NAMES:
             mix = b[lname]
-            _need(isinstance(mix, list) and len(mix) >= 1 and all(
-                isinstance(m, list) and len(m) == 2 and m[0] in res and _is_num(m[1])
-                and m[1] > 0 for m in mix),
+            _need(
+                isinstance(mix, list)
+                and len(mix) >= 1
+                and all(
+                    isinstance(m, list)
+                    and len(m) == 2
+                    and m[0] in res
+                    and _is_num(m[1])
+                    and m[1] > 0
+                    for m in mix
+                ),
                 f"{wb}.{lname} must be a list of [resource, weight > 0] with resources from "
-                "[resources]")
+                "[resources]",
+            )
     leg = data["legend"]
     where = f"{src['legend']}: legend"
     _need(isinstance(leg, dict), f"{where} must be a table")
     for ch, name in leg.items():
-        _need(len(ch) == 1 and ch not in _RESERVED, f"{where}: key '{ch}' must be one "
-              f"character other than {''.join(sorted(_RESERVED))}")
+        _need(
+            len(ch) == 1 and ch not in _RESERVED,
+            f"{where}: key '{ch}' must be one character other than {''.join(sorted(_RESERVED))}",
+        )
         _need(name in res, f"{where}.{ch}: '{name}' is not in [resources]")
     stt = data["start_tiles"]
     where = f"{src['start_tiles']}: start_tiles"
-    _need(isinstance(stt, dict) and set(stt) == set(START_KEYS),
-          f"{where} must have exactly the keys {', '.join(START_KEYS)}")
+    _need(
+        isinstance(stt, dict) and set(stt) == set(START_KEYS),
+        f"{where} must have exactly the keys {', '.join(START_KEYS)}",
+    )
     spawns = 0
     for key in START_KEYS:
         rows = stt[key]
-        _need(isinstance(rows, list) and len(rows) == h and all(
-            isinstance(r, str) and len(r) == wd for r in rows),
+        _need(
+            isinstance(rows, list)
+            and len(rows) == h
+            and all(isinstance(r, str) and len(r) == wd for r in rows),
             f"{where}.{key} must be {h} strings of {wd} characters (world.tile_rows x "
-            "world.tile_cols)")
+            "world.tile_cols)",
+        )
         for r in rows:
             for ch in r:
-                _need(ch in _RESERVED or ch in leg, f"{where}.{key}: '{ch}' is not a square "
-                      "code ('.', '#', '/', '~', 'B', 'S', '=', 'w', 'C', '1'..'9' or a "
-                      "[legend] letter)")
+                _need(
+                    ch in _RESERVED or ch in leg,
+                    f"{where}.{key}: '{ch}' is not a square "
+                    "code ('.', '#', '/', '~', 'B', 'S', '=', 'w', 'C', '1'..'9' or a "
+                    "[legend] letter)",
+                )
         text = "".join(rows)
         spawns += text.count("S")
         if key == "surface_centre":
-            _need(text.count("B") == 4, f"{where}.{key} must have 4 butterfly squares 'B' "
-                  "(TR-053)")
+            _need(text.count("B") == 4, f"{where}.{key} must have 4 butterfly squares 'B' (TR-053)")
             _need(text.count("=") == 1, f"{where}.{key} must have 1 platform '=' (TR-038)")
         else:
             _need("B" not in text, f"{where}.{key}: butterflies belong on surface_centre")
-    _need(spawns == 2, f"{where}: the starting tiles must hold 2 spawn points 'S' (TR-039), "
-          f"not {spawns}")
+    _need(
+        spawns == 2,
+        f"{where}: the starting tiles must hold 2 spawn points 'S' (TR-039), not {spawns}",
+    )
     pl = data["platforms"]
     where = f"{src['platforms']}: platforms"
-    _need(isinstance(pl, dict) and set(pl) == {"positions"},
-          f"{where} must be a table with the one key 'positions'")
+    _need(
+        isinstance(pl, dict) and set(pl) == {"positions"},
+        f"{where} must be a table with the one key 'positions'",
+    )
     pos = pl["positions"]
-    _need(isinstance(pos, list) and 1 <= len(pos) <= 9 and all(
-        isinstance(p, list) and len(p) == 2 and all(_is_int(x) and -1 <= x <= 1 for x in p)
-        for p in pos) and len({tuple(p) for p in pos}) == len(pos),
+    _need(
+        isinstance(pos, list)
+        and 1 <= len(pos) <= 9
+        and all(
+            isinstance(p, list) and len(p) == 2 and all(_is_int(x) and -1 <= x <= 1 for x in p)
+            for p in pos
+        )
+        and len({tuple(p) for p in pos}) == len(pos),
         f"{where}.positions must list 1 to 9 distinct [rows down, columns right] offsets, "
-        "each -1, 0 or 1")
+        "each -1, 0 or 1",
+    )
 
 
 @functools.lru_cache(maxsize=16)
@@ -278,8 +354,9 @@ def physical_tiles(data: dict[str, Any]) -> int:
 
 
 # --- compile: the fixed tile set --------------------------------------------------------------
-def _draw_tile(rng: np.random.Generator, data: dict[str, Any], biome: str, layer: int,
-               res_ids: dict[str, int]) -> np.ndarray:
+def _draw_tile(
+    rng: np.random.Generator, data: dict[str, Any], biome: str, layer: int, res_ids: dict[str, int]
+) -> np.ndarray:
     """One tile template drawn from the terrain tables: int16 (4, h, w)."""
     h, w = data["world"]["tile_rows"], data["world"]["tile_cols"]
     t = data["terrain"][LAYER_NAMES[layer]]
@@ -317,9 +394,14 @@ def _draw_tile(rng: np.random.Generator, data: dict[str, Any], biome: str, layer
 
     def standing() -> list[tuple[int, int]]:
         # free air squares on top of a block (or on the tile's floor)
-        return [(i, j) for i in range(h) for j in range(w)
-                if sq[i, j] == SQ.AIR and feat[i, j] & (FEAT.CHEST | FEAT.TREE | FEAT.SPAWN) == 0
-                and (i == h - 1 or sq[i + 1, j] == SQ.BLOCK)]
+        return [
+            (i, j)
+            for i in range(h)
+            for j in range(w)
+            if sq[i, j] == SQ.AIR
+            and feat[i, j] & (FEAT.CHEST | FEAT.TREE | FEAT.SPAWN) == 0
+            and (i == h - 1 or sq[i + 1, j] == SQ.BLOCK)
+        ]
 
     if rng.random() < t["chest"]:
         spots = standing()
@@ -335,8 +417,12 @@ def _draw_tile(rng: np.random.Generator, data: dict[str, Any], biome: str, layer
                 feat[i, j] |= FEAT.TREE
                 out[TPL_VAL, i, j] = rng.integers(t["chop"][0], t["chop"][1] + 1)
     for _ in range(int(rng.integers(t["spawn"][0], t["spawn"][1] + 1))):
-        air = [(i, j) for i in range(h) for j in range(w)
-               if sq[i, j] == SQ.AIR and feat[i, j] & (FEAT.SPAWN | FEAT.CHEST | FEAT.TREE) == 0]
+        air = [
+            (i, j)
+            for i in range(h)
+            for j in range(w)
+            if sq[i, j] == SQ.AIR and feat[i, j] & (FEAT.SPAWN | FEAT.CHEST | FEAT.TREE) == 0
+        ]
         if air:
             i, j = air[rng.integers(len(air))]
             feat[i, j] |= FEAT.SPAWN
@@ -453,8 +539,9 @@ def compile_world(data: dict[str, Any]) -> tuple:
             stock_n[b, layer] = n
     tpl = np.ascontiguousarray(np.stack(tpls, axis=1))
     res_dig = np.array([1] + [data["resources"][n]["dig"] for n in res_names], dtype=np.int16)
-    res_struct = np.array([0] + [int(data["resources"][n]["structural"]) for n in res_names],
-                          dtype=np.int16)
+    res_struct = np.array(
+        [0] + [int(data["resources"][n]["structural"]) for n in res_names], dtype=np.int16
+    )
     plat_pos = np.array(data["platforms"]["positions"], dtype=np.int16).reshape(-1, 2)
     return tpl, stock, stock_n, start, res_dig, res_struct, plat_pos
 
