@@ -1,7 +1,18 @@
 """Terraria: The Board Game (``rules/terraria-the-board-game.txt``): content and combat odds.
 
-This package is not yet a playable game: there is no engine, so it is not in the game
-registry. What exists is the content the fighting rules need and exact combat odds:
+This package is not yet a playable game: there is no ``play_one_nb``, so it is not in the
+game registry. What exists:
+
+- :mod:`~simlib.games.terraria.settings`: presets easy / medium / hard (1 / 2 / 3 chains),
+  ``mode`` (standard, journey, lucky_horseshoe, enchanted_sundial), ``players`` 1-4,
+  ``time_limit_tokens``, ``tombstones_per_player``, ``evil_biome``, ``data``;
+  ``resolve()`` and ``effective()`` (the counts a mode implies);
+- ``data/world.toml`` and :mod:`~simlib.games.terraria.world`: the tile tables, the fixed
+  86-tile set compiled from them, ``generate_world_nb`` (one game's world from the rng:
+  Crimson or Corruption, the minimap order, a tile per position) and ``discover_nb``;
+- :mod:`~simlib.games.terraria.state`: array layouts and constants;
+- :mod:`~simlib.games.terraria.movement`: steps with gravity, falls and fall damage,
+  stacks, rope, platforms, digging and chopping (see its docstring for the geometry);
 
 - ``data/weapons.toml``, ``data/armor.toml``, ``data/bestiary.toml``: illustrative
   content tables (the rulebook prints almost none of it; each file quotes what it does
@@ -10,7 +21,8 @@ registry. What exists is the content the fighting rules need and exact combat od
   chances of each number of wounds dealt and taken), ``fall_damage_chance()`` and
   ``fall_table()``; ``python -m simlib.games.terraria.combat`` writes the table.
 
-The dice mechanics themselves are generic and live in :mod:`simlib.core.dice`.
+The dice mechanics themselves are generic and live in :mod:`simlib.core.dice`; the
+engine's fall damage goes through ``simlib.core.dice.fall_damage_nb``.
 
 Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so far
 --------------------------------------------------------------------------------
@@ -31,4 +43,34 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
   not printed: the bestiary file declares it (illustrative: 4, 6, 8, 10, 12, 20).
 - The combat table's "taken" columns are one attack by one enemy alone; a mob's pool comes
   from ``mob_attack`` and goes through the same ``duel_distribution``.
+- TR-027 (open): 1 to 4 players (setting ``players``), one character each.
+- TR-033 / TR-035 (rulings) and TR-006: the world is 5 layers x 17 tile columns; a tile is
+  ``tile_rows x tile_cols`` squares (illustrative 5 x 6). The 86 physical tiles are
+  10 ocean, 15 Forest (3 of them the printed Surface tiles), the starting Underground tile,
+  15 each of Jungle, Desert and Snow, and 15 Corruption tiles whose backs are the Crimson
+  tiles (illustrative split, data). Tiles other than the 4 starting ones are drawn once per
+  data file from per-layer terrain and per-biome resource tables, like a printed set.
+- TR-149: every position's tile is drawn at setup (hidden) rather than at discovery; the
+  distribution is the same (see ``world.py``). TR-153 (open): the data loader refuses a
+  stock that cannot fill its positions.
+- TR-150: discovering a position in a column whose minimap token is face down flips it.
+- TR-115 (open): steps go sideways, up and diagonally (up or down); no paid straight-down
+  step; platforms are stepped up through and never dropped through (a diagonal step down
+  past a platform on the floor of the square beside the mover is refused).
+- TR-116 / TR-117: a half block fills the lower half of its square; a piece stands in it
+  on the slope; no step goes up into one. TR-118: a diagonal step is refused when both
+  squares beside it touch the corner passed (full blocks touch all corners, half blocks
+  their lower two).
+- TR-123 (open): a step or fall may end above another piece, forming a stack.
+- TR-124 (open): "adjacent" is any of the 8 neighbours, across tile borders.
+- TR-135 (open): falling into or through a cobweb square collects a Cobweb.
+- TR-176 (open): dig and chop already spent are kept on the square (``P.PROG``) and the
+  piece spending the final point gets the yield; partial chop is cleared at sunrise.
+- TR-184 (open): lava squares are not blocks, cannot be dug, and do nothing else here.
+- TR-222: the 6 platform positions are data (``[platforms]``, illustrative: floor and
+  ceiling of the character's square and of its left and right neighbours).
+- TR-227 / TR-231 (open): a rope hangs down to the first full or half block; moving
+  along it costs 1 action point per 2 squares rounded up.
+- Undiscovered tiles are not on the table: no piece steps into them (falls only ever go
+  down into tiles that the tile above has already discovered).
 """

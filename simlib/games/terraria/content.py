@@ -33,6 +33,7 @@ __all__ = [
     "TIMES",
     "MOVES",
     "DEBUFFS",
+    "WORLD_TABLES",
     "load_content",
 ]
 
@@ -51,6 +52,17 @@ LAYERS = ("surface", "underground", "upper_cavern", "lower_cavern", "underworld"
 TIMES = ("day", "night", "both")
 MOVES = ("walking", "flying", "worm")
 DEBUFFS = ("none", "poisoned", "on_fire", "frozen")
+# Tables of a designer's file that :mod:`simlib.games.terraria.world` reads (skipped here).
+WORLD_TABLES = (
+    "world",
+    "stock",
+    "resources",
+    "terrain",
+    "biome_terrain",
+    "start_tiles",
+    "legend",
+    "platforms",
+)
 
 _KEYS: dict[str, dict[str, type]] = {
     "weapons": {"name": str, "attack": list, "ranges": list, "los": bool, "source": str},
@@ -73,7 +85,11 @@ _KEYS: dict[str, dict[str, type]] = {
 }
 _OPTIONAL = {"source"}
 _CHOICES: dict[str, tuple[str, ...]] = {
-    "biome": BIOMES, "layer": LAYERS, "time": TIMES, "move": MOVES, "debuff": DEBUFFS
+    "biome": BIOMES,
+    "layer": LAYERS,
+    "time": TIMES,
+    "move": MOVES,
+    "debuff": DEBUFFS,
 }
 _BOUNDS = {"wounds": (1, 99), "movement": (0, 20), "coins": (0, 25)}  # coin dial tops at 25
 
@@ -186,10 +202,12 @@ def _load(path: str | None) -> dict[str, Any]:
     if path is not None:
         over = _read(Path(path))
         for table, value in over.items():
+            if table in WORLD_TABLES:
+                continue
             if table not in DEFAULT_FILES:
                 raise SimlibInputError(
                     f"data file '{path}': unknown table '{table}'; allowed: "
-                    f"{', '.join(DEFAULT_FILES)}"
+                    f"{', '.join((*DEFAULT_FILES, *WORLD_TABLES))}"
                 )
             data[table] = value
             src[table] = str(path)

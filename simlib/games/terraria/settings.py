@@ -1,0 +1,184 @@
+"""Terraria settings, presets and their validation.
+
+Rulebook: Winning the Game, Modifying Game Length and Difficulty (checklist TR-420..438).
+
+Presets are the three printed difficulties; they set ``chains_needed`` (Easy 1, Medium 2,
+Hard 3 objective chains of 10). ``mode`` picks one of the printed variants. The token
+counts that a mode changes are derived when left unset (``None``); :func:`effective`
+returns the numbers the engine uses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from simlib.core.game import Game, Setting
+from simlib.errors import SimlibInputError
+
+__all__ = [
+    "MODES",
+    "EVIL_CHOICES",
+    "SETTINGS",
+    "PRESETS",
+    "MAX_PLAYERS",
+    "TIME_TOKEN_SUPPLY",
+    "TOMBSTONE_SUPPLY",
+    "validate",
+    "effective",
+    "resolve",
+]
+
+MODES = ("standard", "journey", "lucky_horseshoe", "enchanted_sundial")
+EVIL_CHOICES = ("random", "corruption", "crimson")
+MAX_PLAYERS = 4  # rulebook, Components: 4 character boards and pieces (TR-011, TR-027)
+TIME_TOKEN_SUPPLY = 9  # "9 time limit tokens" (TR-007)
+TOMBSTONE_SUPPLY = 8  # "8 tombstone tokens" (TR-022)
+# "Place 7 time limit tokens" / Journey "from 7 to 9" / Enchanted Sundial "from 7 to 5".
+_MODE_TIME_TOKENS = {"standard": 7, "journey": 9, "lucky_horseshoe": 7, "enchanted_sundial": 5}
+
+SETTINGS = (
+    Setting(
+        "chains_needed",
+        int,
+        2,
+        "objective chains of 10 to complete to win (the presets: "
+        "easy 1, medium 2, hard 3; TR-420..423)",
+        lo=1,
+        hi=4,
+    ),
+    Setting(
+        "mode",
+        str,
+        "standard",
+        "rulebook variant: journey (no tombstones, 9 time "
+        "tokens, iron tools, 2 ropes, no fall damage), lucky_horseshoe (no fall damage), "
+        "enchanted_sundial (5 time tokens)",
+        choices=MODES,
+    ),
+    Setting(
+        "players", int, 2, "number of players, one character each (TR-027)", lo=1, hi=MAX_PLAYERS
+    ),
+    Setting(
+        "time_limit_tokens",
+        int,
+        None,
+        "time limit tokens at the start (default: 7; "
+        "journey 9; enchanted_sundial 5); one is discarded each sunrise",
+        lo=1,
+        hi=TIME_TOKEN_SUPPLY,
+    ),
+    Setting(
+        "tombstones_per_player",
+        int,
+        None,
+        "tombstone tokens per player in the respawn "
+        "pool (default: 2; journey uses none and respawns forever)",
+        lo=0,
+        hi=TOMBSTONE_SUPPLY,
+    ),
+    Setting(
+        "evil_biome",
+        str,
+        "random",
+        "Crimson or Corruption, chosen once per game (TR-040): 'random' draws it per game",
+        choices=EVIL_CHOICES,
+    ),
+    Setting(
+        "data",
+        str,
+        "default",
+        "content tables: 'default' or a TOML file whose tables "
+        "replace the default ones (illustrative defaults, see data/*.toml)",
+    ),
+    Setting(
+        "check_invariants",
+        bool,
+        False,
+        "check state invariants after every step (slower; for tests)",
+    ),
+)
+
+PRESETS: dict[str, dict[str, Any]] = {
+    "easy": {"chains_needed": 1},
+    "medium": {"chains_needed": 2},
+    "hard": {"chains_needed": 3},
+}
+
+
+def validate(values: dict[str, Any]) -> None:
+    """Check settings against each other and load (so validate) the content tables.
+
+    Raises ``SimlibInputError`` with one line naming the setting and what is allowed.
+    """
+    mode = values["mode"]
+    if mode == "journey" and values["tombstones_per_player"] is not None:
+        raise SimlibInputError(
+            "setting 'tombstones_per_player': journey mode uses no tombstone tokens "
+            "(respawns are infinite); leave it unset or choose another mode"
+        )
+    tomb = values["tombstones_per_player"]
+    if tomb is not None and tomb * values["players"] > TOMBSTONE_SUPPLY:
+        raise SimlibInputError(
+            f"setting 'tombstones_per_player': {tomb} x {values['players']} players needs "
+            f"{tomb * values['players']} tombstones but the game has {TOMBSTONE_SUPPLY}; "
+            f"allowed: at most {TOMBSTONE_SUPPLY // values['players']}"
+        )
+    from simlib.games.terraria.content import load_content
+    from simlib.games.terraria.world import load_world
+
+    path = None if values["data"] in ("default", "") else values["data"]
+    load_content(path)
+    load_world(path)
+
+
+def effective(values: dict[str, Any]) -> dict[str, Any]:
+    """The numbers the engine uses, with the mode's derived defaults filled in.
+
+    Returns a dict: ``time_limit_tokens``, ``tombstones`` (the whole respawn pool, ``-1`` for
+    unlimited), ``fall_damage`` (bool), ``iron_tools`` (bool), ``start_ropes`` (per player),
+    ``chains_needed``, ``players``.
+    """
+    mode = values["mode"]
+    time_tokens = values["time_limit_tokens"]
+    if time_tokens is None:
+        time_tokens = _MODE_TIME_TOKENS[mode]
+    journey = mode == "journey"
+    per_player = values["tombstones_per_player"]
+    if journey:
+        tombstones = -1  # TR-430: "Do not use tombstone tokens (respawns are infinite)"
+    else:
+        tombstones = (2 if per_player is None else per_player) * values["players"]  # TR-067
+    return {
+        "time_limit_tokens": int(time_tokens),
+        "tombstones": int(tombstones),
+        "fall_damage": mode not in ("journey", "lucky_horseshoe"),  # TR-435, TR-436
+        "iron_tools": journey,  # TR-432
+        "start_ropes": 2 if journey else 0,  # TR-434
+        "chains_needed": int(values["chains_needed"]),
+        "players": int(values["players"]),
+    }
+
+
+class _Spec(Game):
+    """The settings half of the future Terraria game spec (no engine yet, not registered)."""
+
+    name = "terraria"
+    title = "Terraria: The Board Game"
+    settings = SETTINGS
+    presets = PRESETS
+    default_preset = "medium"
+
+    def validate(self, values: dict[str, Any]) -> None:
+        """Check settings against each other and the content tables."""
+        validate(values)
+
+
+_SPEC = _Spec()
+
+
+def resolve(preset: str | None = None, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Every setting's value: defaults, then the preset (default ``medium``), then overrides.
+
+    Uses :meth:`simlib.core.game.Game.resolve`; raises ``SimlibInputError`` naming the key.
+    """
+    return _SPEC.resolve(preset, overrides)

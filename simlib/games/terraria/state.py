@@ -1,0 +1,142 @@
+"""Terraria game state: array layouts and constants shared by the world and movement kernels.
+
+The world of one game is three small int arrays, allocated once per game (or once per block
+of games) by :func:`alloc_world` and refilled by ``world.generate_world_nb``:
+
+- ``grid`` int16 (P.N, rows, cols): one plane per square attribute (planes ``P``), rows
+  counted from the top of the Surface layer, ``rows = 5 * tile_rows`` and
+  ``cols = 17 * tile_cols``.
+- ``tiles`` int16 (TP.N, 5, 17): per tile position (layer, tile column): the template laid
+  there, whether it has been discovered, its biome.
+- ``mini`` int16 (2, 4): the minimap: the biome token on each '?' space (left outer, left
+  inner, right inner, right outer) and whether it has been flipped face up.
+
+Pieces (characters and enemies) are rows of ``pieces`` int16 (n, PC.N); the ``P.OCC`` plane
+holds ``piece index + 1`` of the piece in each square (0: none), so a square holds at most
+one piece (stacks are pieces in squares above each other, TR-136).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+LAYERS = 5  # "The world contains 5 layers" (TR-033, TR-143)
+TILE_COLS = 17  # "5 biomes capped at each end by a single ocean tile", 3 tiles each
+BIOME_WIDTH = 3  # "Each biome is a column 3 biome tiles wide"
+MINIMAP_SLOTS = 4  # "add 1 token face-down to each of the '?' minimap spaces"
+LAYER_NAMES = ("surface", "underground", "upper_cavern", "lower_cavern", "underworld")
+
+
+class Sq(NamedTuple):
+    """Square kinds (plane ``P.SQ``)."""
+
+    AIR: int = 0
+    BLOCK: int = 1  # a full block; a resource icon block has ``P.RES > 0``
+    HALF: int = 2  # a half block: its lower half is solid, its slope is a surface
+    LAVA: int = 3  # not a block, cannot be dug (TR-184)
+
+
+SQ = Sq()
+
+
+class Feat(NamedTuple):
+    """Bit flags of plane ``P.FEAT`` (several may share a square)."""
+
+    PLATFORM: int = 1  # a platform on the floor (lower edge) of this square
+    COBWEB: int = 2
+    SPAWN: int = 4
+    BUTTERFLY: int = 8
+    CHEST: int = 16  # value in ``P.VAL``
+    TREE: int = 32  # the chop-value square of a tree or cactus; value in ``P.VAL``
+    ROPE: int = 64  # a rope token
+    TUNNEL: int = 128  # a dug block
+    OPENED: int = 256  # opened-chest token
+    ACORN: int = 512  # a chopped tree (removed at sunrise)
+
+
+FEAT = Feat()
+
+
+class Planes(NamedTuple):
+    """Planes of ``grid``."""
+
+    SQ: int = 0  # ``SQ`` kind
+    RES: int = 1  # resource id + 1 of an icon block, 0 for none
+    FEAT: int = 2  # ``FEAT`` flags
+    VAL: int = 3  # chest value or chop value
+    PROG: int = 4  # dig or chop spent so far on a partly dug block / partly chopped tree
+    OCC: int = 5  # piece index + 1, 0 when no piece is here
+    N: int = 6
+
+
+P = Planes()
+
+
+class TilePlanes(NamedTuple):
+    """Planes of ``tiles``."""
+
+    TPL: int = 0  # template index laid at this position
+    KNOWN: int = 1  # 1 once discovered (face up on the table)
+    BIOME: int = 2  # ``BIOME`` id of this position
+    N: int = 3
+
+
+TP = TilePlanes()
+
+
+class Biome(NamedTuple):
+    """Biome ids (the first six follow ``content.BIOMES``)."""
+
+    FOREST: int = 0
+    DESERT: int = 1
+    SNOW: int = 2
+    JUNGLE: int = 3
+    CORRUPTION: int = 4
+    CRIMSON: int = 5
+    OCEAN: int = 6
+    N: int = 7
+
+
+BIOME = Biome()
+BIOME_NAMES = ("forest", "desert", "snow", "jungle", "corruption", "crimson", "ocean")
+
+
+class Kind(NamedTuple):
+    """Piece kinds (column ``PC.KIND``)."""
+
+    NONE: int = 0  # an unused row (piece removed)
+    CHARACTER: int = 1
+    WALKER: int = 2  # enemy with no icon: walks and falls like a character
+    FLYER: int = 3  # never falls (TR-137)
+    WORM: int = 4
+
+
+KIND = Kind()
+
+
+class PieceCols(NamedTuple):
+    """Columns of ``pieces``."""
+
+    KIND: int = 0
+    ROW: int = 1
+    COL: int = 2
+    ROPE: int = 3  # 1 while holding a rope (does not fall)
+    N: int = 4
+
+
+PC = PieceCols()
+
+# Tile columns of the four minimap '?' positions (-1: forest or ocean, no token).
+COLUMN_SLOT = np.array([-1, 0, 0, 0, 1, 1, 1, -1, -1, -1, 2, 2, 2, 3, 3, 3, -1], dtype=np.int16)
+FOREST_COLUMNS = (7, 8, 9)  # the 3 central tile columns (TR-034)
+START_LAYER_COLUMN = 8  # the central Surface Forest tile and the starting Underground tile
+
+
+def alloc_world(tile_rows: int, tile_cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Allocate ``(grid, tiles, mini)`` for tiles of ``tile_rows x tile_cols`` squares."""
+    grid = np.zeros((P.N, LAYERS * tile_rows, TILE_COLS * tile_cols), dtype=np.int16)
+    tiles = np.zeros((TP.N, LAYERS, TILE_COLS), dtype=np.int16)
+    mini = np.zeros((2, MINIMAP_SLOTS), dtype=np.int16)
+    return grid, tiles, mini
