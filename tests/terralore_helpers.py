@@ -197,3 +197,26 @@ class Board:
 
     def ps(self, s: int, key: str) -> int:
         return int(self.S[s, getattr(PS, key)])
+
+
+def face_down(board: Board, s: int, p: int, name: str) -> int:
+    """Place ``name`` face-down for seat ``s`` in lane ``p`` this turn without paying."""
+    from simlib.games.terralore.state import CTYPE, PLAYS_AT
+
+    S = board.S
+    i = board._fresh(s, name)
+    kind = board.cards[cid(name), CFC.ACTS]
+    if kind == CTYPE.CREATURE:
+        engine.put_creature_nb(S, s, p, i, True)
+    elif kind == CTYPE.TRAP:
+        t = S[s, PS.TRAP_N + p]
+        S[s, TRAP_AT + p * TMAX + t] = i
+        S[s, PS.TRAP_N + p] = t + 1
+        S[s, ZONE_AT + i] = ZONE.TRAP
+    else:
+        S[s, ZONE_AT + i] = ZONE.LIMBO
+    n = S[s, PS.N_PLAYS]
+    S[s, PLAYS_AT + 2 * n] = i
+    S[s, PLAYS_AT + 2 * n + 1] = p
+    S[s, PS.N_PLAYS] = n + 1
+    return i
