@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from terralore_helpers import DATA, NAMES, Board, cid, face_down
 
 from simlib.core.rng import new_state
 from simlib.games.terralore import engine
@@ -34,7 +35,6 @@ from simlib.games.terralore.state import (
     TRAP_AT,
     TRIGGER,
 )
-from terralore_helpers import DATA, NAMES, Board, cid, face_down
 
 CARDS = Board().cards
 SIMPLE = {EFFECT.NONE, EFFECT.DAMAGE, EFFECT.HEAL, EFFECT.DESTROY, EFFECT.EXILE, EFFECT.BOOST,
