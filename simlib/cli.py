@@ -355,6 +355,7 @@ def _cmd_report(args, state) -> int:
         outcomes=meta.get("outcomes") or None,
         leave_columns=tuple(getattr(game, "leave_columns", ()) or ()),
         measure_columns=tuple(getattr(game, "measure_columns", ()) or ()),
+        **_two_seat(game),
     )
     if not meta.get("complete", True):
         print(
@@ -494,3 +495,10 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+def _two_seat(game):
+    """Two-seat report options of ``game`` (imported on use: the report pulls matplotlib)."""
+    from simlib.report.options import two_seat_report_options
+
+    return two_seat_report_options(game)

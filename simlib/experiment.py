@@ -544,7 +544,15 @@ def run_experiment(
         outcomes=list(game.outcomes),
         leave_columns=tuple(getattr(game, "leave_columns", ()) or ()),
         measure_columns=tuple(getattr(game, "measure_columns", ()) or ()),
+        **_two_seat(game),
     )
     record["complete"] = True
     atomic_write_json(exp.out / EXPERIMENT_FILE, record)
     return res
+
+
+def _two_seat(game):
+    """Two-seat report options of ``game`` (imported on use: the report pulls matplotlib)."""
+    from simlib.report.options import two_seat_report_options
+
+    return two_seat_report_options(game)

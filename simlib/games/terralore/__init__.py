@@ -103,6 +103,7 @@ class Terralore(Game):
     # read by simlib.report (matchup table, per-card win rates) when present
     matchup_columns = ("deck0", "deck1", "winner")
     card_mask_columns = PLAYED_COLUMNS
+    first_column = "first_player"
 
     def validate(self, values: dict[str, Any]) -> None:
         """Check the deck names against the data file."""
