@@ -702,3 +702,16 @@ def test_zone_names_cover_reading_functions():
         counts = np.array([bin(int(x)).count("1") for x in m]) + np.array(
             [bin(int(x)).count("1") for x in df[f"played{s}_1"].to_numpy().view(np.uint64)])
         np.testing.assert_array_equal(counts, df[f"cards_played{s}"])
+
+
+def test_designer_data_file_decks_are_named_in_the_results(tmp_path):
+    swarm = DATA["decks"]["nature_swarm"]["cards"]
+    rush = DATA["decks"]["fire_rush"]["cards"]
+    path = tmp_path / "mine.toml"
+    path.write_text("[decks]\ndefault = 'mine'\n[decks.mine]\ncards = [" + ", ".join(
+        f'"{n}"' for n in swarm) + "]\n[decks.other]\ncards = [" + ", ".join(
+        f'"{n}"' for n in rush) + "]\n")
+    tl_compile.load_data.cache_clear()
+    df = play({"data": str(path), "deck1": "other"}, games=20)
+    assert (df["deck0"] == "mine").all() and (df["deck1"] == "other").all()
+    GAME.compile(GAME.resolve(None, {}))  # back to the default data for later tests

@@ -11,8 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 
-def two_seat_report_options(game: Any) -> dict[str, Any]:
-    """Keyword arguments for :func:`simlib.report.html.build_report` from ``game``."""
+def two_seat_report_options(game: Any, values: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Keyword arguments for :func:`simlib.report.html.build_report` from ``game``.
+
+    ``values`` (the run's resolved settings, if known) are passed to ``card_names`` so a
+    game whose item names depend on a setting (a data file) labels them right.
+    """
     if game is None:
         return {}
     out: dict[str, Any] = {}
@@ -27,5 +31,5 @@ def two_seat_report_options(game: Any) -> dict[str, Any]:
         out["card_masks"] = tuple(tuple(seat) for seat in masks)
         names = getattr(game, "card_names", None)
         if callable(names):
-            out["card_labels"] = list(names())
+            out["card_labels"] = list(names(values) if values is not None else names())
     return out

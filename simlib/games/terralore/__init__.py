@@ -115,6 +115,8 @@ class Terralore(Game):
         A seat bot id of -1 means "the run's bot" (filled in by :meth:`play_batch`).
         """
         params = _compile.compile_settings(values)
+        # records carry deck codes; records_to_frame names them from this data file
+        self._data = values["data"]
         ids = np.full(2, -1, dtype=np.int64)
         bp = np.zeros((2, len(_bots.PARAM_NAMES)), dtype=np.float64)
         for s, key in enumerate(("bot0", "bot1")):
@@ -138,14 +140,22 @@ class Terralore(Game):
         _engine.play_batch_nb(params, ids, bp, np.uint64(seed), int(start), out, BLOCK)
         return out
 
+    def _data_of(self, values: dict[str, Any] | None) -> str:
+        if values is not None and "data" in values:
+            return values["data"]
+        return getattr(self, "_data", "default")
+
     def card_names(self, values: dict[str, Any] | None = None) -> list[str]:
-        """Card names by card id (the bit positions of the ``played*`` columns)."""
-        data = _compile.load_data((values or {}).get("data", "default"))
-        return _compile.card_names(data)
+        """Card names by card id (the bit positions of the ``played*`` columns).
+
+        From the data file of ``values``, else of the settings last compiled in this
+        process, else the default.
+        """
+        return _compile.card_names(_compile.load_data(self._data_of(values)))
 
     def deck_names(self, values: dict[str, Any] | None = None) -> list[str]:
-        """Deck ids by code (the ``deck0`` / ``deck1`` categories)."""
-        return _compile.deck_ids(_compile.load_data((values or {}).get("data", "default")))
+        """Deck ids by code (the ``deck0`` / ``deck1`` categories), data file as above."""
+        return _compile.deck_ids(_compile.load_data(self._data_of(values)))
 
     def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
         """Records -> one row per match (columns in the module docstring)."""
