@@ -72,6 +72,7 @@ class Board:
         engine.reset_nb(self.S, self.gs, self.played, self.params)
         self.gs[GS.TURN] = 2
         self.pay = np.zeros(HMAX, np.int32)
+        self.ctx = np.zeros(16, np.float64)
 
     # --- building -------------------------------------------------------------------------
     def _fresh(self, s: int, name: str | None) -> int:
@@ -160,7 +161,8 @@ class Board:
         engine.counting_phase_nb(self.S, self.cards, self.cfg, opener)
 
     def play_phase(self, s: int, bp: np.ndarray, bot: int = 2) -> None:
-        engine.play_phase_nb(self.S, self.played, self.cards, self.cfg, s, bot, bp, self.pay)
+        engine.play_phase_nb(self.S, self.played, self.cards, self.cfg, s, bot, bp, self.pay,
+                             self.ctx)
 
     # --- reading --------------------------------------------------------------------------
     def name(self, s: int, i: int) -> str:

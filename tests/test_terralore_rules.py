@@ -365,12 +365,12 @@ def test_tl039_tl040_cards_are_placed_face_down_and_bots_do_not_see_them():
     before = b.S.copy()
     from simlib.games.terralore import bots as tl_bots
 
-    choice = tl_bots.choose_play_nb(b.S, b.cards, 4, 10, 0, 1, bp)
+    choice = tl_bots.choose_play_nb(b.S, b.cards, 4, 10, 0, 1, bp, b.ctx)
     b.S[:] = before
     b.place(1, w, 0, pay=[pay, b.S[1, HAND_AT]])  # seat 1 attacks seat 0's lane face-down
     assert b.hidden(1, 0) == [1]  # TL-039
     assert b.total(1, 0, face_up_only=True) == 0
-    assert tl_bots.choose_play_nb(b.S, b.cards, 4, 10, 0, 1, bp) == choice  # TL-040
+    assert tl_bots.choose_play_nb(b.S, b.cards, 4, 10, 0, 1, bp, b.ctx) == choice  # TL-040
 
 
 def test_tl041_several_cards_in_one_turn_each_paying_its_cost():
@@ -715,3 +715,17 @@ def test_designer_data_file_decks_are_named_in_the_results(tmp_path):
     df = play({"data": str(path), "deck1": "other"}, games=20)
     assert (df["deck0"] == "mine").all() and (df["deck1"] == "other").all()
     GAME.compile(GAME.resolve(None, {}))  # back to the default data for later tests
+
+
+@pytest.mark.parametrize("settings", [
+    {"hand_limit": 1, "lane_size": 1},
+    {"draw_per_turn": 0},  # no deck-out: the 60-turn cap ends it by the tiebreakers
+    {"castle_hp": 1, "start_hand": 20},
+    {"draw_per_turn": 5, "hand_limit": 16, "lane_size": 8, "castle_hp": 99},
+])
+def test_extreme_settings_keep_every_card_accounted_for(settings):
+    for bot in ("aggressive", "defensive", "value"):
+        df = play({**settings, "check_invariants": True}, bot=bot, games=40)
+        assert (df["invariant_violations"] == 0).all()
+        assert df["rounds"].between(1, 60).all()
+        assert (df["hp0"] <= df["hp0"].max()).all()

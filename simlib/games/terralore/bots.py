@@ -102,13 +102,13 @@ BOTS = {
 NEG = -1.0e9
 
 
-@njit
+@njit(inline="always")
 def keep_value_nb(S, s, i):
     """Worth of keeping instance ``i`` in hand: points + effect amount + 1."""
     return float(S[s, PTS_AT + i] + S[s, AMT_AT + i] + 1)
 
 
-@njit
+@njit(inline="always")
 def _cheapest_nb(S, s, i, last_v, last_k):
     """The hand slot after.
 
@@ -177,7 +177,25 @@ def choose_victim_nb(S, cards, s, p, bot_id, bp):
     return best
 
 
-@njit
+# slots of the per-call summary ``ctx`` (float64, C_N): lanes scanned once per decision
+C_MY_DEF = 0  # my creatures' points in my defending lane (face-down ones included)
+C_MY_ATK = 1  # ... in my attacking lane
+C_OPP_ATK = 2  # the opponent's face-up points attacking me
+C_OPP_DEF = 3  # the opponent's face-up points defending against me
+C_WEAK_DEF = 4  # my weakest creature's points in my defending lane (room-making cost)
+C_WEAK_ATK = 5
+C_FULL_DEF = 6  # 1 if my defending lane is full
+C_FULL_ATK = 7
+C_ME_UP_DEF = 8  # my face-up creatures in my defending lane
+C_ME_UP_ATK = 9
+C_OPP_UP_DEF = 10  # the opponent's face-up creatures in my defending lane
+C_OPP_UP_ATK = 11  # ... in my attacking lane
+C_STRONG_DEF = 12  # points of the opponent's strongest face-up creature there (0 if none)
+C_STRONG_ATK = 13
+C_N = 14
+
+
+@njit(inline="always")
 def _weakest_points_nb(S, cards, s, p):
     bv = 1 << 30
     for k in range(S[s, PS.LANE_N + p]):
@@ -187,7 +205,7 @@ def _weakest_points_nb(S, cards, s, p):
     return bv
 
 
-@njit
+@njit(inline="always")
 def _face_up_count_nb(S, s, p):
     n = 0
     for k in range(S[s, PS.LANE_N + p]):
@@ -197,34 +215,63 @@ def _face_up_count_nb(S, s, p):
 
 
 @njit
-def creature_value_nb(S, cards, lane_size, s, v, p, bp):
-    """Worth of adding a creature of ``v`` points to seat ``s``'s lane ``p``."""
+def summarize_nb(S, cards, lane_size, s, ctx):
+    """Fill ``ctx`` (written) with what seat ``s`` can see of both lanes (slots ``C_*``)."""
     o = 1 - s
-    if p == s:  # defending lane
-        need = lane_total_nb(S, cards, o, s, True) + bp[P_MARGIN] - lane_total_nb(
-            S, cards, s, s, False)
+    ctx[C_MY_DEF] = lane_total_nb(S, cards, s, s, False)
+    ctx[C_MY_ATK] = lane_total_nb(S, cards, s, o, False)
+    ctx[C_OPP_ATK] = lane_total_nb(S, cards, o, s, True)
+    ctx[C_OPP_DEF] = lane_total_nb(S, cards, o, o, True)
+    ctx[C_FULL_DEF] = 1.0 if S[s, PS.LANE_N + s] >= lane_size else 0.0
+    ctx[C_FULL_ATK] = 1.0 if S[s, PS.LANE_N + o] >= lane_size else 0.0
+    ctx[C_WEAK_DEF] = _weakest_points_nb(S, cards, s, s) if ctx[C_FULL_DEF] > 0 else 0.0
+    ctx[C_WEAK_ATK] = _weakest_points_nb(S, cards, s, o) if ctx[C_FULL_ATK] > 0 else 0.0
+    ctx[C_ME_UP_DEF] = _face_up_count_nb(S, s, s)
+    ctx[C_ME_UP_ATK] = _face_up_count_nb(S, s, o)
+    ctx[C_OPP_UP_DEF] = _face_up_count_nb(S, o, s)
+    ctx[C_OPP_UP_ATK] = _face_up_count_nb(S, o, o)
+    kd = strongest_nb(S, cards, o, s)
+    ka = strongest_nb(S, cards, o, o)
+    ctx[C_STRONG_DEF] = creature_points_nb(S, cards, o, s, kd) if kd >= 0 else 0.0
+    ctx[C_STRONG_ATK] = creature_points_nb(S, cards, o, o, ka) if ka >= 0 else 0.0
+
+
+@njit
+def creature_value_nb(ctx, hp, v, defend, bp):
+    """Worth of adding a creature of ``v`` points to the defending lane.
+
+    (``defend``) or the attacking lane, from the summary ``ctx``.
+    """
+    if defend:
+        need = ctx[C_OPP_ATK] + bp[P_MARGIN] - ctx[C_MY_DEF]
         cover = v if v < need else need
         if cover < 0:
-            cover = 0
+            cover = 0.0
         w = bp[P_DEFEND]
-        if S[s, PS.HP] <= bp[P_PANIC]:
+        if hp <= bp[P_PANIC]:
             w *= 2.0
         val = w * (cover + 0.1 * v)
+        if ctx[C_FULL_DEF] > 0:
+            val -= ctx[C_WEAK_DEF]
     else:
-        mine = lane_total_nb(S, cards, s, o, False)
-        theirs = lane_total_nb(S, cards, o, o, True)
-        before = mine - theirs if mine > theirs else 0
-        after = mine + v - theirs if mine + v > theirs else 0
+        mine = ctx[C_MY_ATK]
+        theirs = ctx[C_OPP_DEF]
+        before = mine - theirs if mine > theirs else 0.0
+        after = mine + v - theirs if mine + v > theirs else 0.0
         val = bp[P_ATTACK] * ((after - before) + 0.3 * v)
-    if S[s, PS.LANE_N + p] >= lane_size:
-        val -= _weakest_points_nb(S, cards, s, p)
+        if ctx[C_FULL_ATK] > 0:
+            val -= ctx[C_WEAK_ATK]
     return val
 
 
 @njit
-def card_value_nb(S, cards, lane_size, castle_hp, s, i, bp):
-    """Best worth of playing instance ``i`` and the lane it goes to: (worth, lane)."""
+def card_value_nb(S, cards, castle_hp, s, i, bp, ctx):
+    """Best worth of playing instance ``i`` and the lane it goes to: (worth, lane).
+
+    ``ctx`` is the summary of :func:`summarize_nb` for seat ``s``.
+    """
     o = 1 - s
+    hp = S[s, PS.HP]
     c = S[s, INST_AT + i]
     kind = cards[c, CFC.ACTS]
     e = cards[c, CFC.EFFECT]
@@ -235,26 +282,22 @@ def card_value_nb(S, cards, lane_size, castle_hp, s, i, bp):
         if e == EFFECT.DAMAGE:
             bonus = bp[P_BURN] * n
         elif e == EFFECT.HEAL:
-            gain = castle_hp - S[s, PS.HP]
+            gain = castle_hp - hp
             bonus = bp[P_HEAL] * (n if n < gain else gain)
         elif e == EFFECT.DRAW:
             bonus = bp[P_DRAW] * n
-        a = creature_value_nb(S, cards, lane_size, s, v, o, bp)
-        d = creature_value_nb(S, cards, lane_size, s, v, s, bp)
+        a = creature_value_nb(ctx, hp, v, False, bp)
+        d = creature_value_nb(ctx, hp, v, True, bp)
         # on-reveal effects that aim "here" pull the creature to the lane they reach
         if e == EFFECT.DESTROY or e == EFFECT.EXILE:
-            ka = strongest_nb(S, cards, o, o)
-            kd = strongest_nb(S, cards, o, s)
-            if ka >= 0:
-                a += bp[P_REMOVAL] * creature_points_nb(S, cards, o, o, ka)
-            if kd >= 0:
-                d += bp[P_REMOVAL] * creature_points_nb(S, cards, o, s, kd)
+            a += bp[P_REMOVAL] * ctx[C_STRONG_ATK]
+            d += bp[P_REMOVAL] * ctx[C_STRONG_DEF]
         elif e == EFFECT.BOOST:
-            a += 0.8 * n * _face_up_count_nb(S, s, o)
-            d += 0.8 * n * _face_up_count_nb(S, s, s)
+            a += 0.8 * n * ctx[C_ME_UP_ATK]
+            d += 0.8 * n * ctx[C_ME_UP_DEF]
         elif e == EFFECT.WEAKEN:
-            a += 0.8 * n * _face_up_count_nb(S, o, o)
-            d += 0.8 * n * _face_up_count_nb(S, o, s)
+            a += 0.8 * n * ctx[C_OPP_UP_ATK]
+            d += 0.8 * n * ctx[C_OPP_UP_DEF]
         elif e == EFFECT.SUMMON:
             tv = cards[cards[c, CFC.TOKEN], CFC.POINTS] * n
             a += 0.5 * bp[P_ATTACK] * tv
@@ -266,35 +309,27 @@ def card_value_nb(S, cards, lane_size, castle_hp, s, i, bp):
         if e == EFFECT.DAMAGE:
             return bp[P_BURN] * n, s
         if e == EFFECT.HEAL:
-            gain = castle_hp - S[s, PS.HP]
+            gain = castle_hp - hp
             return bp[P_HEAL] * (n if n < gain else gain), s
         if e == EFFECT.DESTROY or e == EFFECT.EXILE:
-            ka = strongest_nb(S, cards, o, o)
-            kd = strongest_nb(S, cards, o, s)
-            va = creature_points_nb(S, cards, o, o, ka) if ka >= 0 else 0
-            vd = creature_points_nb(S, cards, o, s, kd) if kd >= 0 else 0
-            if va > vd:
-                return bp[P_REMOVAL] * va, o
-            return bp[P_REMOVAL] * vd, s
+            if ctx[C_STRONG_ATK] > ctx[C_STRONG_DEF]:
+                return bp[P_REMOVAL] * ctx[C_STRONG_ATK], o
+            return bp[P_REMOVAL] * ctx[C_STRONG_DEF], s
         if e == EFFECT.BOOST:
-            ca = _face_up_count_nb(S, s, o)
-            cd = _face_up_count_nb(S, s, s)
-            if ca >= cd:
-                return 0.8 * n * ca * bp[P_ATTACK], o
-            return 0.8 * n * cd * bp[P_DEFEND], s
+            if ctx[C_ME_UP_ATK] >= ctx[C_ME_UP_DEF]:
+                return 0.8 * n * ctx[C_ME_UP_ATK] * bp[P_ATTACK], o
+            return 0.8 * n * ctx[C_ME_UP_DEF] * bp[P_DEFEND], s
         if e == EFFECT.WEAKEN:
-            ca = _face_up_count_nb(S, o, o)
-            cd = _face_up_count_nb(S, o, s)
-            if ca >= cd:
-                return 0.8 * n * ca * bp[P_ATTACK], o
-            return 0.8 * n * cd * bp[P_DEFEND], s
+            if ctx[C_OPP_UP_ATK] >= ctx[C_OPP_UP_DEF]:
+                return 0.8 * n * ctx[C_OPP_UP_ATK] * bp[P_ATTACK], o
+            return 0.8 * n * ctx[C_OPP_UP_DEF] * bp[P_DEFEND], s
         if e == EFFECT.DRAW:
             left = DECK - S[s, PS.DECK_TOP]
             return bp[P_DRAW] * (n if n < left else left), s
         if e == EFFECT.SUMMON:
             tv = float(cards[cards[c, CFC.TOKEN], CFC.POINTS])
-            a = creature_value_nb(S, cards, lane_size, s, tv, o, bp)
-            d = creature_value_nb(S, cards, lane_size, s, tv, s, bp)
+            a = creature_value_nb(ctx, hp, tv, False, bp)
+            d = creature_value_nb(ctx, hp, tv, True, bp)
             if a >= d:
                 return a * n, o
             return d * n, s
@@ -308,8 +343,8 @@ def card_value_nb(S, cards, lane_size, castle_hp, s, i, bp):
         old = 0.0
         if lm >= 0:
             old = 2.0 + S[s, AMT_AT + lm]
-        ca = _face_up_count_nb(S, s, o)
-        cd = _face_up_count_nb(S, s, s)
+        ca = ctx[C_ME_UP_ATK]
+        cd = ctx[C_ME_UP_DEF]
         if e == EFFECT.LM_LANE_BOOST:
             if ca >= cd:
                 return bp[P_LANDMARK] * (n * (ca + 1)) - old, o
@@ -323,8 +358,8 @@ def card_value_nb(S, cards, lane_size, castle_hp, s, i, bp):
         return -old, s
     if kind == CTYPE.TRAP:
         p = s
-        if cards[c, CFC.TRIGGER] == TRIGGER.ENEMY_CREATURE and _face_up_count_nb(
-                S, o, o) > _face_up_count_nb(S, o, s):
+        if (cards[c, CFC.TRIGGER] == TRIGGER.ENEMY_CREATURE
+                and ctx[C_OPP_UP_ATK] > ctx[C_OPP_UP_DEF]):
             p = o
         if S[s, PS.TRAP_N + p] >= TMAX:
             return NEG, p
@@ -333,18 +368,25 @@ def card_value_nb(S, cards, lane_size, castle_hp, s, i, bp):
 
 
 @njit
-def choose_play_nb(S, cards, lane_size, castle_hp, s, bot_id, bp):
-    """The next card seat ``s`` plays: (hand slot, lane), or (-1, -1) to pass."""
+def choose_play_nb(S, cards, lane_size, castle_hp, s, bot_id, bp, ctx):
+    """The next card seat ``s`` plays: (hand slot, lane), or (-1, -1) to pass.
+
+    ``ctx`` is float64 scratch of length ``C_N`` (written).
+    """
     n = S[s, PS.HAND_N]
     best = bp[P_MIN]
     bk = -1
     bl = -1
+    summarized = False
     for k in range(n):
         i = S[s, HAND_AT + k]
         cost = cards[S[s, INST_AT + i], CFC.COST]
         if cost > n - 1 or n - 1 - cost < bp[P_RESERVE]:
             continue
-        val, p = card_value_nb(S, cards, lane_size, castle_hp, s, i, bp)
+        if not summarized:
+            summarize_nb(S, cards, lane_size, s, ctx)
+            summarized = True
+        val, p = card_value_nb(S, cards, castle_hp, s, i, bp, ctx)
         if val <= NEG:
             continue
         score = val - bp[P_COST] * pay_value_nb(S, s, i, cost)

@@ -438,14 +438,15 @@ def place_card_nb(S, played, cards, cfg, s, i, p, pay, n_pay, victim):
 
 
 @njit
-def play_phase_nb(S, played, cards, cfg, s, bot_id, bp, pay):
+def play_phase_nb(S, played, cards, cfg, s, bot_id, bp, pay, ctx):
     """Seat ``s``'s bot places cards until it passes (TL-002/041).
 
-    ``pay`` is scratch (int32, >= HMAX). Writes ``S``, ``played`` and ``pay``.
+    ``pay`` (int32, >= HMAX) and ``ctx`` (float64, ``bots.C_N``) are scratch. Writes ``S``,
+    ``played``, ``pay`` and ``ctx``.
     """
     for _ in range(PMAX):
         k, p = bots.choose_play_nb(S, cards, cfg[CFG_LANE_SIZE], cfg[CFG_CASTLE_HP], s, bot_id,
-                                   bp)
+                                   bp, ctx)
         if k < 0 or not can_place_nb(S, cards, cfg, s, k, p):
             return
         i = S[s, HAND_AT + k]
@@ -731,7 +732,7 @@ def count_breaches_nb(S, cfg):
 
 # --- the match -------------------------------------------------------------------------------
 @njit
-def play_turns_nb(S, gs, played, params, bot_ids, bp, pay, rng):
+def play_turns_nb(S, gs, played, params, bot_ids, bp, pay, ctx, rng):
     """Play turns until the match ends (TL-037): Draw, Play, Reveal, Counting.
 
     Writes the state, ``pay`` and ``rng``.
@@ -746,7 +747,7 @@ def play_turns_nb(S, gs, played, params, bot_ids, bp, pay, rng):
         if gs[GS.CHECK] != 0:
             gs[GS.VIOL] += count_breaches_nb(S, cfg)
         for s in range(2):
-            play_phase_nb(S, played, cards, cfg, s, bot_ids[s], bp[s], pay)
+            play_phase_nb(S, played, cards, cfg, s, bot_ids[s], bp[s], pay, ctx)
         opener = reveal_phase_nb(S, gs, cards, cfg, rng)
         counting_phase_nb(S, cards, cfg, opener)
         if gs[GS.CHECK] != 0:
@@ -820,14 +821,14 @@ def write_record_nb(S, gs, played, params, bot_ids, rec, game_index):
 
 
 @njit
-def play_one_nb(S, gs, played, params, bot_ids, bp, seed, game_index, rec, pay, rng):
+def play_one_nb(S, gs, played, params, bot_ids, bp, seed, game_index, rec, pay, ctx, rng):
     """Play match ``game_index`` of run ``seed`` on preallocated state; fill ``rec``.
 
     ``bot_ids`` int64 (2,) and ``bp`` float64 (2, n_params) give each seat's bot.
     """
     seed_state_nb(seed, game_index, rng)
     setup_nb(S, gs, played, params, rng)
-    play_turns_nb(S, gs, played, params, bot_ids, bp, pay, rng)
+    play_turns_nb(S, gs, played, params, bot_ids, bp, pay, ctx, rng)
     write_record_nb(S, gs, played, params, bot_ids, rec, game_index)
 
 
@@ -843,8 +844,10 @@ def play_batch_nb(params, bot_ids, bp, seed, start, out, block):
     for b in prange(n_blocks):
         S, gs, played = alloc_nb()
         pay = np.zeros(HMAX, np.int32)
+        ctx = np.zeros(bots.C_N, np.float64)
         rng = np.zeros(4, np.uint64)
         lo = b * block
         hi = min(count, lo + block)
         for i in range(lo, hi):
-            play_one_nb(S, gs, played, params, bot_ids, bp, seed, start + i, out[i], pay, rng)
+            play_one_nb(S, gs, played, params, bot_ids, bp, seed, start + i, out[i], pay, ctx,
+                        rng)

@@ -230,7 +230,7 @@ def alloc_nb():
     return np.zeros((2, W), np.int32), np.zeros(GS.N, np.int64), np.zeros((2, NW), np.uint64)
 
 
-@njit
+@njit(inline="always")
 def landmark_bonus_nb(S, cards, s, p, c):
     """Points seat ``s``'s landmark adds to its creature of card ``c`` in lane ``p``."""
     lm = S[s, PS.LANDMARK]
@@ -245,7 +245,7 @@ def landmark_bonus_nb(S, cards, s, p, c):
     return 0
 
 
-@njit
+@njit(inline="always")
 def creature_points_nb(S, cards, s, p, k):
     """Points of seat ``s``'s creature in slot ``k`` of lane ``p`` (never below 0)."""
     i = S[s, LANE_AT + p * LMAX + k]
@@ -254,7 +254,7 @@ def creature_points_nb(S, cards, s, p, k):
     return v if v > 0 else 0
 
 
-@njit
+@njit(inline="always")
 def lane_total_nb(S, cards, s, p, face_up_only):
     """Sum of seat ``s``'s creature points in lane ``p`` (TL-056/057)."""
     t = 0
@@ -271,7 +271,7 @@ def field_points_nb(S, cards, s):
     return lane_total_nb(S, cards, s, 0, False) + lane_total_nb(S, cards, s, 1, False)
 
 
-@njit
+@njit(inline="always")
 def strongest_nb(S, cards, s, p):
     """Slot of seat ``s``'s strongest face-up creature in lane ``p`` (-1 if none).
 
