@@ -132,8 +132,8 @@ def ref_reveal_and_count(seats, rng):
     if h0 != h1:
         opener = 0 if h0 < h1 else 1
     else:
-        f0 = ref_total(seats[0], 0) + ref_total(seats[0], 1)
-        f1 = ref_total(seats[1], 0) + ref_total(seats[1], 1)
+        f0 = ref_total(seats[0], 0, True) + ref_total(seats[0], 1, True)
+        f1 = ref_total(seats[1], 0, True) + ref_total(seats[1], 1, True)
         if f0 != f1:
             opener = 0 if f0 < f1 else 1
         else:

@@ -451,6 +451,10 @@ def test_tl044_perfect_tie_rolls_again_tl045_tl050_otherwise_the_losing_player_o
     seen = {int(engine.opener_nb(b.S, b.gs, b.cards, b.cfg, new_state(3, k)))
             for k in range(30)}
     assert seen == {0, 1} and b.gs[GS.DIE_ROLLS] >= 30
+    b.creature(0, 1, "Gaia Titan", face_down=True)  # placed this turn: not yet seen
+    b.gs[GS.DIE_ROLLS] = 0
+    engine.opener_nb(b.S, b.gs, b.cards, b.cfg, new_state(3, 0))
+    assert b.gs[GS.DIE_ROLLS] >= 1  # still a perfect tie on face-up points
 
 
 def test_tl046_tl047_tl048_tl049_reveal_order():

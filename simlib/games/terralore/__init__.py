@@ -34,6 +34,8 @@ Readings of the checklist's open items (``shared/rules/terralore-checklist.md``)
 - TL-041: both players place at the same time and may play any number of cards, each
   paying its own cost. Bots see only face-up cards of the opponent.
 - TL-050: equal HP but unequal field points: the player with fewer field points opens.
+  The order is settled before the reveal, so only face-up creatures count here (this
+  turn's face-down cards are unknown); a perfect tie is equal HP and equal face-up points.
 - TL-051: the die winner takes the losing player's place (its defending lane first).
 - TL-052: each player rolls a d6, the higher roll wins, equal rolls are rerolled.
 - TL-053: several cards in one reveal step are revealed in the order their owner placed

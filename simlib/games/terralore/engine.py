@@ -481,8 +481,8 @@ def opener_nb(S, gs, cards, cfg, rng):
     """The seat that opens this turn's reveal order (the "losing player").
 
     Turn 1: the die winner, or ``first_player`` when set (TL-043/051). Later turns: the
-    lower castle HP, then the fewer field points (TL-045/050); a perfect tie rolls the die
-    again (TL-044). Writes ``gs`` (first player on turn 1) and ``rng``.
+    lower castle HP, then the fewer face-up field points (TL-045/050); a perfect tie rolls
+    the die again (TL-044). Writes ``gs`` (first player on turn 1) and ``rng``.
     """
     if gs[GS.TURN] == 1:
         f = cfg[CFG_FIRST]
@@ -494,8 +494,9 @@ def opener_nb(S, gs, cards, cfg, rng):
     h1 = S[1, PS.HP]
     if h0 != h1:
         return 0 if h0 < h1 else 1
-    f0 = field_points_nb(S, cards, 0)
-    f1 = field_points_nb(S, cards, 1)
+    # the order is settled before anything is turned up: face-up points only
+    f0 = lane_total_nb(S, cards, 0, 0, True) + lane_total_nb(S, cards, 0, 1, True)
+    f1 = lane_total_nb(S, cards, 1, 0, True) + lane_total_nb(S, cards, 1, 1, True)
     if f0 != f1:
         return 0 if f0 < f1 else 1
     return die_roll_nb(gs, rng)
