@@ -122,3 +122,17 @@ def test_default_run_is_a_mirror_match():
     df = simlib.run("terralore", games=50, seed=1, progress=False).df
     assert (df["deck0"] == df["deck1"]).all() and (df["bot0"] == df["bot1"]).all()
     assert (df["deck0"] == "balanced").all() and (df["bot0"] == "value").all()
+
+
+def test_dask_local_cluster_gives_the_same_rows(reference):
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster, set_as_default=False)
+    try:
+        res = simlib.run("terralore", settings=SETTINGS, games=N, seed=SEED, backend="dask",
+                         scheduler=client, chunk_size=700, progress=False)
+        pd.testing.assert_frame_equal(res.df, reference.df)
+    finally:
+        client.close()
+        cluster.close()

@@ -718,7 +718,13 @@ def test_designer_data_file_decks_are_named_in_the_results(tmp_path):
     tl_compile.load_data.cache_clear()
     df = play({"data": str(path), "deck1": "other"}, games=20)
     assert (df["deck0"] == "mine").all() and (df["deck1"] == "other").all()
-    GAME.compile(GAME.resolve(None, {}))  # back to the default data for later tests
+    # the names travel with the records, even after another data file was compiled
+    mine = GAME.compile(GAME.resolve(None, {"data": str(path), "deck1": "other"}))
+    GAME.compile(GAME.resolve(None, {}))
+    bot = GAME.bot(None)
+    rec = GAME.play_batch(mine, bot.id, np.array(list(bot.params.values())), 1, 0, 5)
+    df = GAME.records_to_frame(rec)
+    assert (df["deck0"] == "mine").all() and (df["deck1"] == "other").all()
 
 
 @pytest.mark.parametrize("settings", [

@@ -112,12 +112,13 @@ class Terralore(Game):
         _settings.validate(values)
 
     def compile(self, values: dict[str, Any]) -> tuple:
-        """Resolved settings -> (kernel ``params``, seat bot ids, seat bot parameters).
+        """Resolved settings -> (kernel params, seat bot ids, seat bot parameters, deck names).
 
-        A seat bot id of -1 means "the run's bot" (filled in by :meth:`play_batch`).
+        A seat bot id of -1 means "the run's bot" (filled in by :meth:`play_batch`). The
+        deck names of the data file travel with the records (dtype metadata), so
+        :meth:`records_to_frame` names the deck codes right whatever file was used.
         """
         params = _compile.compile_settings(values)
-        # records carry deck codes; records_to_frame names them from this data file
         self._data = values["data"]
         ids = np.full(2, -1, dtype=np.int64)
         bp = np.zeros((2, len(_bots.PARAM_NAMES)), dtype=np.float64)
@@ -126,11 +127,11 @@ class Terralore(Game):
                 b = self.bot(values[key])
                 ids[s] = b.id
                 bp[s] = list(b.params.values())
-        return (params, ids, bp)
+        return (params, ids, bp, tuple(self.deck_names(values)))
 
     def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
         """Play matches ``start .. start+count-1`` and return their records."""
-        params, seat_ids, seat_bp = compiled
+        params, seat_ids, seat_bp, deck_names = compiled
         ids = seat_ids.copy()
         bp = seat_bp.copy()
         run_bp = np.ascontiguousarray(bot_params, dtype=np.float64)
@@ -138,7 +139,8 @@ class Terralore(Game):
             if ids[s] < 0:
                 ids[s] = int(bot_id)
                 bp[s] = run_bp
-        out = np.zeros(count, dtype=_engine.record_dt)
+        dt = np.dtype(_engine.record_dt, metadata={"decks": deck_names})
+        out = np.zeros(count, dtype=dt)
         _engine.play_batch_nb(params, ids, bp, np.uint64(seed), int(start), out, BLOCK)
         return out
 
@@ -161,7 +163,8 @@ class Terralore(Game):
 
     def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
         """Records -> one row per match (columns in the module docstring)."""
-        decks = self.deck_names()
+        meta = records.dtype.metadata or {}
+        decks = list(meta["decks"]) if "decks" in meta else self.deck_names()
         bot_names = [b.name for b in sorted(self.bots, key=lambda b: b.id)]
         cols: dict[str, Any] = {}
         for name in records.dtype.names:
