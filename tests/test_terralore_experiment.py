@@ -41,3 +41,17 @@ def test_meta_experiment_runs_and_reports(tmp_path):
     for h in ("Outcome shares", "Game length"):
         assert f"<h2>{h}</h2>" in text
     assert isinstance(df["outcome"].dtype, pd.CategoricalDtype)
+
+
+def test_cli_run_then_report_shows_the_two_seat_sections(tmp_path, capsys):
+    from simlib.cli import main
+
+    out = tmp_path / "run"
+    assert main(["run", "terralore", "--games", "400", "--set", "deck0=fire_rush",
+                 "--set", "bot1=defensive", "--no-progress", "--out", str(out)]) == 0
+    assert main(["report", str(out)]) == 0
+    text = (out / "report.html").read_text()
+    for h in html.TWO_SEAT_SECTIONS:
+        assert f"<h2>{h}</h2>" in text
+    assert main(["run", "terralore", "--set", "deck1=nope", "--games", "10"]) == 2
+    assert "deck1" in capsys.readouterr().err
