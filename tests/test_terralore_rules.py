@@ -739,3 +739,19 @@ def test_extreme_settings_keep_every_card_accounted_for(settings):
         assert (df["invariant_violations"] == 0).all()
         assert df["rounds"].between(1, 60).all()
         assert (df["hp0"] <= df["hp0"].max()).all()
+
+
+def test_tl006_opening_hand_probability_is_exact():
+    # a fair shuffle puts a given card in the 4-card opening hand with probability 4/20,
+    # and two given cards together with probability (4*3)/(20*19)
+    b = Board()
+    n = 20000
+    one = both = 0
+    for k in range(n):
+        engine.setup_nb(b.S, b.gs, b.played, b.params, new_state(99, k))
+        hand = set(int(x) for x in b.S[0, HAND_AT:HAND_AT + 4])
+        one += 0 in hand
+        both += 0 in hand and 1 in hand
+    # 4.5-sigma bounds: false-alarm rate below 1e-5 each (fixed seed: deterministic)
+    for hits, p in ((one, 4 / 20), (both, 12 / 380)):
+        assert abs(hits / n - p) < 4.5 * np.sqrt(p * (1 - p) / n), (hits / n, p)
