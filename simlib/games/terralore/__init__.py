@@ -59,7 +59,10 @@ Other readings: creatures destroyed to make room (TL-065) go at placement, befor
 reveal; a summon into a full lane fizzles (creating a creature is not playing one); the
 fifth-creature choice and all payments are bot decisions; a landmark's heal works only
 while its castle stands; draws with ``draw_per_turn = 0`` end at a 60-turn cap by the
-tiebreakers.
+tiebreakers. A trap is armed from the moment it is placed: one set this turn may spring on
+a creature revealed later in the same Reveal Phase. One trap springs per event (the owner's
+earliest set of the right trigger in that lane); a seat keeps at most 4 traps a lane (an
+engine limit, never reached by the bots).
 """
 
 from __future__ import annotations
