@@ -62,7 +62,7 @@ while its castle stands; draws with ``draw_per_turn = 0`` end at a 60-turn cap b
 tiebreakers. A trap is armed from the moment it is placed: one set this turn may spring on
 a creature revealed later in the same Reveal Phase. One trap springs per event (the owner's
 earliest set of the right trigger in that lane); a seat keeps at most 4 traps a lane (an
-engine limit, never reached by the bots).
+engine limit; the bots never try a fifth).
 """
 
 from __future__ import annotations
