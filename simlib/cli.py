@@ -46,6 +46,13 @@ __all__ = ["main"]
 DEFAULT_GAMES = 10_000
 
 
+def _two_seat(game, values=None):
+    """Two-seat report options of ``game`` (imported on use: the report pulls matplotlib)."""
+    from simlib.report.options import two_seat_report_options
+
+    return two_seat_report_options(game, values if isinstance(values, dict) else None)
+
+
 class _UsageError(Exception):
     """A command-line usage error raised by the argument parser instead of exiting."""
 
@@ -356,6 +363,7 @@ def _cmd_report(args, state) -> int:
         outcomes=meta.get("outcomes") or None,
         leave_columns=tuple(getattr(game, "leave_columns", ()) or ()),
         measure_columns=tuple(getattr(game, "measure_columns", ()) or ()),
+        **_two_seat(game, meta.get("settings")),
     )
     if not meta.get("complete", True):
         print(

@@ -110,6 +110,14 @@ REPORT_KEYS = ("sweep", "group_by")
 IDENTITY_KEYS = ("game", "seed", "presets", "bots", "grid", "settings", "bot_params")
 
 
+def _two_seat(game, values=None):
+    """Two-seat report options of ``game`` (imported on use: the report pulls matplotlib)."""
+    from simlib.report.options import two_seat_report_options
+
+    return two_seat_report_options(game, values)
+
+
+
 @dataclass(frozen=True)
 class Cell:
     """One combination of preset, bot and grid values, resolved and ready to run."""
@@ -544,6 +552,7 @@ def run_experiment(
         outcomes=list(game.outcomes),
         leave_columns=tuple(getattr(game, "leave_columns", ()) or ()),
         measure_columns=tuple(getattr(game, "measure_columns", ()) or ()),
+        **_two_seat(game, exp.cells[0].plan.values),
     )
     record["complete"] = True
     atomic_write_json(exp.out / EXPERIMENT_FILE, record)

@@ -24,6 +24,8 @@ __all__ = [
     "remaining_by_round",
     "remaining_by_round_table",
     "heatmap",
+    "matchup_heatmap",
+    "card_win_rate_chart",
     "fig_to_png_bytes",
 ]
 
@@ -458,6 +460,73 @@ def heatmap(table, row, col, value="win_rate", lo="win_lo", hi="win_hi", ax=None
     metric = str(value).replace("_", " ")
     interval = f", {_conf_label(table)} in brackets" if has_ci else ""
     ax.set_title(f"{metric} by {row} and {col}{interval}")
+    return ax
+
+
+def matchup_heatmap(table, row="player", col="opponent", ax=None):
+    """Heatmap of a matchup table: win rate of the row against the column, CI in each cell.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        From :func:`simlib.report.tables.matchup_table` (columns ``row``, ``col``,
+        ``win_rate``, ``win_lo``, ``win_hi``).
+    row, col : str, default "player", "opponent"
+        The key columns.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    """
+    ax = heatmap(table, row, col, value="win_rate", lo="win_lo", hi="win_hi", ax=ax)
+    ax.set_title(f"win rate of {row} (rows) against {col} (columns), both seats, draws "
+                 f"half; {_conf_label(table)} in brackets")
+    ax.tick_params(axis="x", labelrotation=30)
+    return ax
+
+
+def card_win_rate_chart(table, ax=None, top=None):
+    """Per-card win rate when played (with CI) against when not played.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        From :func:`simlib.report.tables.card_win_rates`.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure sized to the number of cards is made if omitted.
+    top : int, optional
+        Show only the ``top`` cards with the largest and the ``top`` with the smallest
+        difference.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    """
+    t = table.sort_values("difference", ascending=False, kind="stable")
+    if top is not None and len(t) > 2 * top:
+        t = pd.concat([t.head(top), t.tail(top)])
+    if ax is None:
+        ax = _new_ax(None, figsize=(7.5, max(3.0, 0.22 * len(t) + 1.2)))
+    y = np.arange(len(t))[::-1]
+    rate = t["win_rate_played"].to_numpy(dtype=float)
+    err = np.vstack([rate - t["played_lo"].to_numpy(dtype=float),
+                     t["played_hi"].to_numpy(dtype=float) - rate])
+    ax.errorbar(rate, y, xerr=err, fmt="o", color="C0", ms=4, capsize=2,
+                label="played (seat-games that played it)")
+    ax.plot(t["win_rate_not"].to_numpy(dtype=float), y, "|", color="C3", ms=9,
+            label="not played")
+    ax.axvline(0.5, color="grey", lw=0.8, ls="--")
+    ax.set_yticks(y)
+    ax.set_yticklabels([str(v) for v in t["item"]], fontsize="small")
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel(f"win rate (draws half), {_conf_label(t)}")
+    ax.set_title("win rate by card: played against not played, largest gap first")
+    ax.legend(fontsize="small", loc="lower right")
+    ax.grid(True, axis="x", alpha=0.3)
     return ax
 
 

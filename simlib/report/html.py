@@ -22,7 +22,7 @@ from matplotlib.figure import Figure
 
 from simlib.report import charts, tables
 
-__all__ = ["build_report", "SECTIONS"]
+__all__ = ["build_report", "SECTIONS", "TWO_SEAT_SECTIONS"]
 
 #: Section headings, in the order they appear (optional ones only when their data is given).
 SECTIONS = (
@@ -33,6 +33,12 @@ SECTIONS = (
     "Game length",
     "Units still in play by round",
     "Means of measures",
+)
+#: Sections of two-seat games, shown when their columns are given (after the summary).
+TWO_SEAT_SECTIONS = (
+    "Matchups",
+    "First-player advantage",
+    "Win rate by card",
 )
 
 _CSS = """
@@ -115,6 +121,10 @@ def _render(
     measure_columns: list,
     outcome_colors,
     remaining_label: str,
+    matchup: Sequence[Hashable] | None = None,
+    first_column: Hashable | None = None,
+    card_masks: Sequence[Sequence[Hashable]] | None = None,
+    card_labels: Sequence[Hashable] | None = None,
 ) -> str:
     by = group_by or None
     out = [
@@ -131,6 +141,7 @@ def _render(
 
     summ = tables.summary(df, by=by, outcomes=outcomes)
     out += [f"<h2>{_e(SECTIONS[1])}</h2>", _table_html(tables.format_table(summ), group_by)]
+    out += _two_seat_html(df, matchup, first_column, card_masks, card_labels)
 
     if sweep_params:
         out.append(f"<h2>{_e(SECTIONS[2])}</h2>")
@@ -192,6 +203,65 @@ def _render(
     return "\n".join(out)
 
 
+def _pct_cell(v: float) -> str:
+    return "" if pd.isna(v) else f"{100 * v:.1f}%"
+
+
+def _two_seat_html(df, matchup, first_column, card_masks, card_labels) -> list[str]:
+    """Matchup heatmap and table, first-player advantage, per-card win rates."""
+    out: list[str] = []
+    if matchup:
+        row, col, winner = matchup
+        mt = tables.matchup_table(df, row, col, winner=winner)
+        n_keys = len(set(mt["player"].astype(str)))
+        side = min(16.0, max(5.0, 1.3 * n_keys + 2.5))
+        out += [
+            f"<h2>{_e(TWO_SEAT_SECTIONS[0])}</h2>",
+            f'<p class="note">Win rate of the row ({_e(row)} of one seat) against the column '
+            f"({_e(col)} of the other), pooling the games it played from either seat; draws "
+            "count half a win. A mirror cell shows how often seat 0 won it.</p>",
+            _chart_html(lambda ax: charts.matchup_heatmap(mt, ax=ax), alt="matchup heatmap",
+                        figsize=(side, 0.8 * side)),
+        ]
+        shown = mt[["player", "opponent", "n", "from_seat0", "wins", "draws", "losses"]].copy()
+        shown["win rate"] = [_pct_cell(v) for v in mt["win_rate"]]
+        shown["95% CI"] = [f"[{_pct_cell(a)}, {_pct_cell(b)}]"
+                           for a, b in zip(mt["win_lo"], mt["win_hi"], strict=True)]
+        out.append(_table_html(shown.astype(str), ["player", "opponent"]))
+    if first_column is not None:
+        winner = matchup[2] if matchup else "winner"
+        sa = tables.seat_advantage(df, first_column, winner=winner)
+        r = sa.iloc[0]
+        out += [
+            f"<h2>{_e(TWO_SEAT_SECTIONS[1])}</h2>",
+            f"<p>The first player ({_e(first_column)}) won {_pct_cell(r['win_rate'])} of "
+            f"{int(r['n']):,} games (draws half; 95% CI [{_pct_cell(r['win_lo'])}, "
+            f"{_pct_cell(r['win_hi'])}]; 50% = no advantage; {int(r['draws']):,} draws).</p>",
+        ]
+    if card_masks:
+        winner = matchup[2] if matchup else "winner"
+        cw = tables.card_win_rates(df, card_masks, winner=winner, labels=card_labels)
+        if len(cw):
+            out += [
+                f"<h2>{_e(TWO_SEAT_SECTIONS[2])}</h2>",
+                '<p class="note">Each seat of each game is one observation: the win rate of '
+                "seats that played the card against seats that did not (draws half). A "
+                "large gap flags a card to look at; it is not proof of its power alone "
+                "(better decks play more cards, longer games show more).</p>",
+                _chart_html(lambda ax: charts.card_win_rate_chart(cw, ax=ax),
+                            alt="win rate by card",
+                            figsize=(8.0, max(3.0, 0.22 * len(cw) + 1.2))),
+            ]
+            shown = cw[["item", "n_played", "n_not"]].copy()
+            shown["played"] = [_pct_cell(v) for v in cw["win_rate_played"]]
+            shown["95% CI"] = [f"[{_pct_cell(a)}, {_pct_cell(b)}]"
+                               for a, b in zip(cw["played_lo"], cw["played_hi"], strict=True)]
+            shown["not played"] = [_pct_cell(v) for v in cw["win_rate_not"]]
+            shown["difference"] = [f"{100 * v:+.1f}" for v in cw["difference"]]
+            out.append(_table_html(shown.astype(str), ["item"]))
+    return out
+
+
 def build_report(
     df: pd.DataFrame,
     path: str | os.PathLike,
@@ -205,6 +275,10 @@ def build_report(
     measure_columns: Sequence[Hashable] = (),
     outcome_colors: Mapping[Hashable, Any] | Sequence[Any] | None = None,
     remaining_label: str = "units still in play",
+    matchup: Sequence[Hashable] | None = None,
+    first_column: Hashable | None = None,
+    card_masks: Sequence[Sequence[Hashable]] | None = None,
+    card_labels: Sequence[Hashable] | None = None,
 ) -> Path:
     """Write one self-contained HTML report of a set of playthroughs.
 
@@ -236,6 +310,17 @@ def build_report(
         Colours of the outcome bars.
     remaining_label : str, default "units still in play"
         What a unit is, in the game's words, for the survival chart.
+    matchup : (str, str, str), optional
+        Two-seat games: the columns of what seat 0 and seat 1 brought (e.g. decks) and of
+        the winning seat (-1 a draw); adds a matchup heatmap and table
+        (:func:`simlib.report.tables.matchup_table`). Skipped when a column is missing.
+    first_column : str, optional
+        Column holding the seat that went first; adds its win rate with a CI.
+    card_masks : sequence (per seat) of sequences of str, optional
+        Bitmask columns of the items each seat used; adds per-item win rates
+        (:func:`simlib.report.tables.card_win_rates`). Skipped when a column is missing.
+    card_labels : sequence, optional
+        Item names by item id for ``card_masks``.
 
     Returns
     -------
@@ -253,6 +338,15 @@ def build_report(
             f"build_report: column(s) {', '.join(map(repr, missing))} not in the results; "
             f"available columns are {', '.join(map(str, df.columns))}"
         )
+    if matchup and any(c not in df.columns for c in matchup):
+        matchup = None
+    if first_column is not None and first_column not in df.columns:
+        first_column = None
+    if card_masks and any(c not in df.columns for seat in card_masks for c in seat):
+        card_masks = None
+    if (matchup[2] if matchup else "winner") not in df.columns:
+        first_column = None
+        card_masks = None
     document = _render(
         df,
         title=title,
@@ -264,6 +358,10 @@ def build_report(
         measure_columns=list(measure_columns),
         outcome_colors=outcome_colors,
         remaining_label=remaining_label,
+        matchup=matchup,
+        first_column=first_column,
+        card_masks=card_masks,
+        card_labels=card_labels,
     )
 
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,9 @@ import pandas as pd
 
 __all__ = [
     "summary",
+    "matchup_table",
+    "seat_advantage",
+    "card_win_rates",
     "means",
     "format_table",
     "to_text",
@@ -365,3 +368,237 @@ def to_text(summary_df: pd.DataFrame) -> str:
 
     """
     return format_table(summary_df).to_string(index=False)
+
+
+# --- two-player tables ------------------------------------------------------------------------
+def _scores(winner: np.ndarray, seat: int) -> np.ndarray:
+    """Score of ``seat`` per game: 1 for a win, 1/2 for a draw (``winner == -1``), else 0."""
+    return np.where(winner == seat, 1.0, np.where(winner == -1, 0.5, 0.0))
+
+
+def _wilson_columns(score: np.ndarray, n: np.ndarray, confidence: float):
+    """Wilson score bounds for ``score`` successes in ``n`` games (nan where ``n == 0``).
+
+    A draw counts half a win, so ``score`` may be fractional; the formula is used as is,
+    which is conservative (a draw varies less than a coin flip).
+    """
+    from scipy.stats import norm
+
+    z = float(norm.ppf(0.5 + confidence / 2.0))
+    score = np.asarray(score, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        k = np.clip(score, 0.0, n)
+        denom = n + z * z
+        center = (k + z * z / 2.0) / denom
+        half = z / denom * np.sqrt(np.maximum(k * (n - k) / n, 0.0) + z * z / 4.0)
+        lo = np.where(k <= 0, 0.0, np.clip(center - half, 0.0, 1.0))
+        hi = np.where(k >= n, 1.0, np.clip(center + half, 0.0, 1.0))
+    lo = np.where(n > 0, lo, np.nan)
+    hi = np.where(n > 0, hi, np.nan)
+    return lo, hi
+
+
+def matchup_table(
+    df: pd.DataFrame,
+    row: Hashable,
+    col: Hashable,
+    winner: Hashable = "winner",
+    confidence: float = 0.95,
+    names: tuple[str, str] = ("player", "opponent"),
+) -> pd.DataFrame:
+    """Win rate of each entity against each other, from both seats, with Wilson intervals.
+
+    For a two-seat game: ``row`` names what seat 0 brought (a deck, a bot), ``col`` what
+    seat 1 brought, ``winner`` the winning seat (0, 1, or -1 for a draw). A game of X (seat
+    0) against Y (seat 1) counts for X against Y from seat 0 and for Y against X from seat
+    1, so each cell pools both seat orders. A mirror cell (X against X) counts each game
+    once, from seat 0: it shows the seat-0 advantage. Draws count half a win.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        One row per game with columns ``row``, ``col`` and ``winner``.
+    row, col, winner : str
+        Column names.
+    confidence : float, default 0.95
+        Level of the Wilson score intervals.
+    names : (str, str), default ("player", "opponent")
+        Names of the two key columns of the result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (player, opponent) pair seen, in natural order: the two key columns,
+        ``n`` (games), ``wins``, ``draws``, ``losses``, ``from_seat0`` (games played from
+        seat 0), ``win_rate`` ((wins + draws / 2) / n), ``win_lo`` and ``win_hi``.
+        ``attrs["confidence"]`` records the level.
+
+    """
+    _check_columns(df, [row, col, winner], "matchup_table")
+    a = df[row].astype(object).to_numpy()
+    b = df[col].astype(object).to_numpy()
+    w = df[winner].to_numpy(dtype=np.int64)
+    mirror = a == b
+    keep = ~mirror
+    player = np.concatenate([a, b[keep]])
+    opponent = np.concatenate([b, a[keep]])
+    res = np.concatenate([np.where(w == 0, 1, np.where(w == -1, 0, -1)),
+                          np.where(w[keep] == 1, 1, np.where(w[keep] == -1, 0, -1))])
+    seat0 = np.concatenate([np.ones(len(a), bool), np.zeros(int(keep.sum()), bool)])
+    long = pd.DataFrame({names[0]: player, names[1]: opponent, "_res": res, "_s0": seat0})
+    for k in names:
+        values = _natural(pd.concat([df[row], df[col]], ignore_index=True))
+        long[k] = pd.Categorical(long[k], categories=values)
+    codes, keys = group_codes(long, list(names))
+    m = len(keys)
+    r = long["_res"].to_numpy()
+    n = np.bincount(codes, minlength=m).astype(np.int64)
+    wins = np.bincount(codes[r == 1], minlength=m).astype(np.int64)
+    draws = np.bincount(codes[r == 0], minlength=m).astype(np.int64)
+    out = keys.copy()
+    out["n"] = n
+    out["wins"] = wins
+    out["draws"] = draws
+    out["losses"] = n - wins - draws
+    out["from_seat0"] = np.bincount(codes[long["_s0"].to_numpy()], minlength=m).astype(np.int64)
+    score = wins + 0.5 * draws
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["win_rate"] = score / n
+    out["win_lo"], out["win_hi"] = _wilson_columns(score, n, confidence)
+    out.attrs["confidence"] = confidence
+    return out.reset_index(drop=True)
+
+
+def _natural(values: pd.Series) -> list:
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        present = set(values.dropna().astype(object))
+        return [c for c in values.cat.categories if c in present]
+    return sorted(values.dropna().unique().tolist())
+
+
+def seat_advantage(
+    df: pd.DataFrame,
+    seat: Hashable,
+    winner: Hashable = "winner",
+    by: Hashable | Sequence[Hashable] | None = None,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """How often the seat named in column ``seat`` (e.g. the first player) wins.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        One row per game with columns ``seat`` (a seat number per game) and ``winner``
+        (the winning seat, -1 for a draw).
+    seat, winner : str
+        Column names.
+    by : None, str or sequence of str, optional
+        Group columns.
+    confidence : float, default 0.95
+        Level of the Wilson score interval.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per group: the group columns, ``n``, ``wins``, ``draws``, ``win_rate``
+        ((wins + draws / 2) / n, 0.5 = no advantage), ``win_lo``, ``win_hi``.
+
+    """
+    _check_columns(df, [seat, winner], "seat_advantage")
+    codes, keys = group_codes(df, by)
+    m = len(keys)
+    w = df[winner].to_numpy(dtype=np.int64)
+    s = df[seat].to_numpy(dtype=np.int64)
+    n = np.bincount(codes, minlength=m).astype(np.int64)
+    wins = np.bincount(codes[w == s], minlength=m).astype(np.int64)
+    draws = np.bincount(codes[w == -1], minlength=m).astype(np.int64)
+    out = keys.copy()
+    out["n"] = n
+    out["wins"] = wins
+    out["draws"] = draws
+    score = wins + 0.5 * draws
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["win_rate"] = score / n
+    out["win_lo"], out["win_hi"] = _wilson_columns(score, n, confidence)
+    out.attrs["confidence"] = confidence
+    return out.reset_index(drop=True)
+
+
+def card_win_rates(
+    df: pd.DataFrame,
+    mask_columns: Sequence[Sequence[Hashable]],
+    winner: Hashable = "winner",
+    labels: Sequence[Hashable] | None = None,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """Per item (a card), the win rate of seats that used it against seats that did not.
+
+    Each seat of a game is one observation. ``mask_columns[s]`` lists seat ``s``'s integer
+    bitmask columns: bit ``b`` of the ``w``-th column is set when that seat used item
+    ``64 w + b``. A seat wins when ``winner == s``; draws count half a win.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        One row per game.
+    mask_columns : sequence (per seat) of sequences of str
+        The bitmask columns of each seat, lowest item ids first (int64 or uint64).
+    winner : str, default "winner"
+        The winning seat (-1 for a draw).
+    labels : sequence, optional
+        Item names by item id; default ``"item <id>"``.
+    confidence : float, default 0.95
+        Level of the Wilson score intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per item used at least once: ``item``, ``id``, ``n_played``,
+        ``win_rate_played``, ``played_lo``, ``played_hi``, ``n_not``,
+        ``win_rate_not``, ``not_lo``, ``not_hi`` and ``difference`` (played minus not),
+        sorted by ``difference``, largest first. ``attrs["confidence"]`` records the level.
+
+    """
+    cols = [c for seat in mask_columns for c in seat]
+    _check_columns(df, [*cols, winner], "card_win_rates")
+    w = df[winner].to_numpy(dtype=np.int64)
+    n_words = max(len(seat) for seat in mask_columns)
+    n_items = 64 * n_words
+    n_played = np.zeros(n_items, np.int64)
+    s_played = np.zeros(n_items)
+    total_n = 0
+    total_s = 0.0
+    for s, seat_cols in enumerate(mask_columns):
+        score = _scores(w, s)
+        total_n += len(score)
+        total_s += float(score.sum())
+        for k, c in enumerate(seat_cols):
+            m = df[c].to_numpy().view(np.uint64)
+            for b in range(64):
+                hit = ((m >> np.uint64(b)) & np.uint64(1)).astype(bool)
+                cnt = int(hit.sum())
+                if cnt:
+                    n_played[64 * k + b] += cnt
+                    s_played[64 * k + b] += float(score[hit].sum())
+    ids = np.flatnonzero(n_played)
+    n_not = total_n - n_played[ids]
+    s_not = total_s - s_played[ids]
+    out = pd.DataFrame({
+        "item": [labels[int(i)] if labels is not None and i < len(labels) else f"item {i}"
+                 for i in ids],
+        "id": ids,
+        "n_played": n_played[ids],
+    })
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["win_rate_played"] = s_played[ids] / n_played[ids]
+        out["played_lo"], out["played_hi"] = _wilson_columns(s_played[ids], n_played[ids],
+                                                             confidence)
+        out["n_not"] = n_not
+        out["win_rate_not"] = s_not / n_not
+    out["not_lo"], out["not_hi"] = _wilson_columns(s_not, n_not, confidence)
+    out["difference"] = out["win_rate_played"] - out["win_rate_not"]
+    out = out.sort_values(["difference", "id"], ascending=[False, True], kind="stable")
+    out = out.reset_index(drop=True)
+    out.attrs["confidence"] = confidence
+    return out

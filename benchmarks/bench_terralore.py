@@ -1,0 +1,107 @@
+"""Terralore throughput: matches/s at 1 and 2 threads, against plain Python.
+
+Every figure is the median of several runs in the same warm process; the plain-Python
+figure runs the very same code with ``NUMBA_DISABLE_JIT=1`` in a subprocess. The end-to-end
+line times ``simlib.run`` on 1,000,000 matches (the default mirror match) in a fresh
+process, once with an empty numba cache (compile included) and once with it filled. The
+bar (issue 5): 1,000,000 matches in under 60 s on the 2-core machine.
+
+Usage::
+
+    python benchmarks/bench_terralore.py            # full (a few minutes)
+    python benchmarks/bench_terralore.py --quick    # smaller counts, no 1M run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+WORKER = r"""
+import json, os, sys, time, statistics
+import numpy as np
+import numba
+from simlib.games.registry import get_game
+
+n, reps, threads = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+jit = os.environ.get("NUMBA_DISABLE_JIT") != "1"
+if threads and jit:
+    numba.set_num_threads(threads)
+g = get_game("terralore")
+compiled = g.compile(g.resolve(None, {}))
+bot = g.bot(None)
+bp = np.array(list(bot.params.values()), dtype=np.float64)
+
+def timed(fn):
+    fn(min(n, 50))  # warm-up (compile or cache load)
+    out = []
+    for _ in range(reps):
+        t = time.perf_counter(); fn(n); out.append(time.perf_counter() - t)
+    return statistics.median(out)
+
+sec = timed(lambda k: g.play_batch(compiled, bot.id, bp, 0, 0, k))
+print(json.dumps({"rate": n / sec, "layer": numba.threading_layer() if jit else "-"}))
+"""
+
+END_TO_END = r"""
+import time, sys
+t = time.perf_counter()
+import simlib
+res = simlib.run("terralore", games=int(sys.argv[1]), seed=1, progress=False)
+el = time.perf_counter() - t
+print(f'{{"seconds": {el}, "seat0": {res.df["win"].mean()}}}')
+"""
+
+
+def _run(code, args, env_extra=None, timeout=3600):
+    env = dict(os.environ)
+    env.pop("NUMBA_DISABLE_JIT", None)
+    env.update(env_extra or {})
+    # plain-Python mode warns on the generator's intended uint64 wrap-around
+    out = subprocess.run([sys.executable, "-W", "ignore::RuntimeWarning", "-c", code,
+                          *map(str, args)], env=env, capture_output=True, text=True,
+                         timeout=timeout)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr[-2000:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args(argv)
+    quick = args.quick
+    reps = 3 if quick else 5
+    n = 50_000 if quick else 300_000
+    print(f"machine: {os.cpu_count()} logical CPUs; python {sys.version.split()[0]}")
+    print("Terralore, default mirror match (balanced deck, value bot); medians of", reps,
+          "runs\n")
+    rows = []
+    py = _run(WORKER, [200 if quick else 1000, 3, 0], {"NUMBA_DISABLE_JIT": "1"})
+    rows.append(("matches/s, plain Python", py["rate"], "-"))
+    for th in (1, 2):
+        r = _run(WORKER, [n, reps, th])
+        rows.append((f"matches/s, numba, {th} thread{'s' if th > 1 else ''} ({r['layer']})",
+                     r["rate"], f"{r['rate'] / py['rate']:.0f}x"))
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure':<{width}}  {'rate':>12}  {'vs Python':>9}")
+    for name, rate, ratio in rows:
+        print(f"{name:<{width}}  {rate:>12,.0f}  {ratio:>9}")
+    if not quick:
+        print("\n1,000,000 matches through simlib.run (fresh process, wall clock):")
+        with tempfile.TemporaryDirectory() as cache:
+            cold = _run(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
+            warm = _run(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
+        print(f"  empty numba cache (compile included): {cold['seconds']:.1f} s")
+        print(f"  warm numba cache:                     {warm['seconds']:.1f} s")
+        bar = "met" if warm["seconds"] < 60 else "NOT met"
+        print(f"  bar (under 60 s): {bar}; seat 0 win share {cold['seat0']:.4f} "
+              f"({'identical' if cold['seat0'] == warm['seat0'] else 'DIFFERENT'} both runs)")
+
+
+if __name__ == "__main__":
+    main()

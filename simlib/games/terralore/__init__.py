@@ -1,0 +1,192 @@
+"""Terralore: the two-player lane card game, played rule by rule (``rules/terralore.txt``).
+
+Module layout: ``state.py`` (array layouts, card-table columns, effect vocabulary),
+``engine.py`` (draws, play, reveal, effects, traps, counting, the end, the batch kernel),
+``bots.py`` (scripted players), ``compile.py`` (card pool and decks -> arrays),
+``settings.py`` (settings), ``data/default.toml`` (an illustrative card pool and decks).
+
+Seats, bots and results
+-----------------------
+Seat 0 plays ``deck0`` with ``bot0``, seat 1 ``deck1`` with ``bot1``; a seat bot of
+``"run"`` is the run's ``bot`` with its ``bot_params`` (so ``simlib.run("terralore")`` is a
+mirror match of the default deck and bot, and a sweep of ``bot.<param>`` tunes every seat
+that plays the run's bot). One row per match: ``winner`` (0, 1, -1 draw), ``win``
+(seat 0 won), ``outcome`` (how it ended: castle, deck_out, tiebreak, draw), ``rounds``
+(turns played), ``first_player``, ``hp0``/``hp1``, ``deck0``/``deck1``, ``bot0``/``bot1``,
+``field0``/``field1`` (final field points), cards played, graveyard and exile sizes, and
+``played{seat}_{w}``: bit ``b`` of word ``w`` (int64) is set when that seat played the card
+of id ``64 w + b`` (its position in the data file's ``[[cards]]``) from hand; see
+``card_names``. ``simlib.report`` turns these into matchup tables and per-card win rates.
+
+Readings of the checklist's open items (``shared/rules/terralore-checklist.md``)
+------------------------------------------------------------------------------------
+- TL-013: the cost is paid with other cards from hand (never the card itself) when the
+  card is placed in the Play Phase; the bot picks which.
+- TL-016: a player who must draw 2 with 1 card left draws it, then loses for being unable
+  to draw the second. Draws are made one at a time by both players together, so both
+  failing on the same draw is "running out at the same time" (TL-073); a failure on an
+  earlier draw loses outright. A card effect that draws from an empty deck draws nothing
+  (only the Draw Phase's draws are ones a player "has to" make).
+- TL-024: a skill resolves when revealed, then goes to its owner's graveyard; it takes no
+  creature slot.
+- TL-029: a landmark scores no points; it is placed face-down in a lane like every card
+  (TL-039), and "here" is that lane. It replaces the old landmark when revealed.
+- TL-041: both players place at the same time and may play any number of cards, each
+  paying its own cost. Bots see only face-up cards of the opponent.
+- TL-050: equal HP but unequal field points: the player with fewer field points opens.
+  The order is settled before the reveal, so only face-up creatures count here (this
+  turn's face-down cards are unknown); a perfect tie is equal HP and equal face-up points.
+- TL-051: the die winner takes the losing player's place (its defending lane first).
+- TL-052: each player rolls a d6, the higher roll wins, equal rolls are rerolled.
+- TL-053: several cards in one reveal step are revealed in the order their owner placed
+  them.
+- TL-055: effects resolve in reveal order, one card at a time, before lane totals are
+  counted; a revealed card's effect sees only face-up creatures (a "strongest creature"
+  target is the highest-points face-up one, the earliest played on ties). ATTACKED traps
+  spring in the Counting Phase before damage, the reveal opener's first.
+- TL-062: castle HP stops at 0; both castles at 0 in one Counting Phase go to the
+  tiebreakers (equal HP, so field points, then a draw).
+- TL-063: healing never raises a castle above its starting HP (``castle_hp``).
+- TL-076: field points are the points of all of a player's creatures in both lanes,
+  with boosts, weakens and landmark boosts applied (never below 0 per creature); skills,
+  traps and landmarks score nothing.
+- TL-084: a synergy is checked against the full 20-card deck list (at compile time).
+- TL-088: a token skill is banished once it resolves; a token creature stays on the field
+  and is banished when it leaves. A token that would go to the graveyard from anywhere
+  (discarded, drawn into a full hand) is banished.
+
+Other readings: creatures destroyed to make room (TL-065) go at placement, before any
+reveal; a summon into a full lane fizzles (creating a creature is not playing one); the
+fifth-creature choice and all payments are bot decisions; a landmark's heal works only
+while its castle stands; draws with ``draw_per_turn = 0`` end at a 60-turn cap by the
+tiebreakers. A trap is armed from the moment it is placed: one set this turn may spring on
+a creature revealed later in the same Reveal Phase. One trap springs per event (the owner's
+earliest set of the right trigger in that lane); a seat keeps at most 4 traps a lane (an
+engine limit; the bots never try a fifth).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simlib.core.game import Bot, Game
+from simlib.games.terralore import bots as _bots
+from simlib.games.terralore import compile as _compile
+from simlib.games.terralore import engine as _engine
+from simlib.games.terralore import settings as _settings
+from simlib.games.terralore.state import NW
+
+__all__ = ["GAME", "Terralore"]
+
+BLOCK = 256  # matches per block inside the batch kernel (state allocated once per block)
+
+MEASURES = ("hp0", "hp1", "field0", "field1", "cards_played0", "cards_played1",
+            "graveyard0", "graveyard1", "exiled0", "exiled1")
+PLAYED_COLUMNS = tuple(tuple(f"played{s}_{w}" for w in range(NW)) for s in range(2))
+
+
+class Terralore(Game):
+    """The Terralore game spec (see the module docstring for the readings)."""
+
+    name = "terralore"
+    title = "Terralore"
+    engine_version = "1"
+    settings = _settings.SETTINGS
+    presets = _settings.PRESETS
+    default_preset = "standard"
+    bots = tuple(
+        Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults, strict=True)),
+            dict(_bots.PARAM_HELP), dict(_bots.PARAM_BOUNDS))
+        for name, (bid, defaults, desc) in _bots.BOTS.items()
+    )
+    default_bot = "value"
+    outcomes = _engine.OUTCOME_NAMES
+    measure_columns = MEASURES
+    # read by simlib.report (matchup table, per-card win rates) when present
+    matchup_columns = ("deck0", "deck1", "winner")
+    card_mask_columns = PLAYED_COLUMNS
+    first_column = "first_player"
+
+    def validate(self, values: dict[str, Any]) -> None:
+        """Check the deck names against the data file."""
+        _settings.validate(values)
+
+    def compile(self, values: dict[str, Any]) -> tuple:
+        """Resolved settings -> (kernel params, seat bot ids, seat bot parameters, deck names).
+
+        A seat bot id of -1 means "the run's bot" (filled in by :meth:`play_batch`). The
+        deck names of the data file travel with the records (dtype metadata), so
+        :meth:`records_to_frame` names the deck codes right whatever file was used.
+        """
+        params = _compile.compile_settings(values)
+        self._data = values["data"]
+        ids = np.full(2, -1, dtype=np.int64)
+        bp = np.zeros((2, len(_bots.PARAM_NAMES)), dtype=np.float64)
+        for s, key in enumerate(("bot0", "bot1")):
+            if values[key] != "run":
+                b = self.bot(values[key])
+                ids[s] = b.id
+                bp[s] = list(b.params.values())
+        return (params, ids, bp, tuple(self.deck_names(values)))
+
+    def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
+        """Play matches ``start .. start+count-1`` and return their records."""
+        params, seat_ids, seat_bp, deck_names = compiled
+        ids = seat_ids.copy()
+        bp = seat_bp.copy()
+        run_bp = np.ascontiguousarray(bot_params, dtype=np.float64)
+        for s in range(2):
+            if ids[s] < 0:
+                ids[s] = int(bot_id)
+                bp[s] = run_bp
+        dt = np.dtype(_engine.record_dt, metadata={"decks": deck_names})
+        out = np.zeros(count, dtype=dt)
+        _engine.play_batch_nb(params, ids, bp, np.uint64(seed), int(start), out, BLOCK)
+        return out
+
+    def _data_of(self, values: dict[str, Any] | None) -> str:
+        if values is not None and "data" in values:
+            return values["data"]
+        return getattr(self, "_data", "default")
+
+    def card_names(self, values: dict[str, Any] | None = None) -> list[str]:
+        """Card names by card id (the bit positions of the ``played*`` columns).
+
+        From the data file of ``values``, else of the settings last compiled in this
+        process, else the default.
+        """
+        return _compile.card_names(_compile.load_data(self._data_of(values)))
+
+    def deck_names(self, values: dict[str, Any] | None = None) -> list[str]:
+        """Deck ids by code (the ``deck0`` / ``deck1`` categories), data file as above."""
+        return _compile.deck_ids(_compile.load_data(self._data_of(values)))
+
+    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
+        """Records -> one row per match (columns in the module docstring)."""
+        meta: Any = records.dtype.metadata or {}
+        decks = list(meta["decks"]) if "decks" in meta else self.deck_names()
+        bot_names = [b.name for b in sorted(self.bots, key=lambda b: b.id)]
+        cols: dict[str, Any] = {}
+        for name in records.dtype.names or ():
+            v = records[name]
+            if name == "outcome":
+                cols[name] = pd.Categorical.from_codes(v.astype(np.int64),
+                                                       categories=list(self.outcomes))
+            elif name in ("deck0", "deck1"):
+                cols[name] = pd.Categorical.from_codes(v.astype(np.int64), categories=decks)
+            elif name in ("bot0", "bot1"):
+                cols[name] = pd.Categorical.from_codes(v.astype(np.int64),
+                                                       categories=bot_names)
+            elif name == "played":
+                for s in range(2):
+                    for w in range(NW):
+                        cols[f"played{s}_{w}"] = np.ascontiguousarray(v[:, s, w]).view(np.int64)
+            else:
+                cols[name] = v
+        return pd.DataFrame(cols)
+
+
+GAME = Terralore()

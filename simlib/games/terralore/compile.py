@@ -1,0 +1,281 @@
+"""Terralore content tables (TOML) and resolved settings -> the arrays the kernel reads."""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simlib.errors import SimlibInputError
+from simlib.games.terralore import engine
+from simlib.games.terralore.state import (
+    AFFINITY_NAMES,
+    CFC,
+    CTYPE,
+    DECK,
+    EFFECT,
+    EFFECT_NAMES,
+    MAX_CARDS,
+    RARITY_NAMES,
+    SYNERGY,
+    SYNERGY_NAMES,
+    TRIGGER_NAMES,
+    TYPE_NAMES,
+)
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+DATA_DIR = Path(__file__).parent / "data"
+DEFAULT_DATA = DATA_DIR / "default.toml"
+CARD_KEYS = ("name", "type", "acts", "cost", "points", "affinity", "rarity", "effect",
+             "amount", "token", "arg", "trigger", "synergy", "synergy_arg", "synergy_bonus",
+             "text")
+LANDMARK_EFFECTS = ("lm_lane_boost", "lm_affinity_boost", "lm_heal", "lm_damage")
+TOKEN_EFFECTS = ("summon", "give_token")
+
+
+def _read_toml(path: Path, what: str) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise SimlibInputError(f"{what} '{path}' does not exist") from None
+    except OSError as err:
+        raise SimlibInputError(f"{what} '{path}' cannot be read: {err.strerror}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise SimlibInputError(f"{what} '{path}' is not valid TOML: {err}") from None
+
+
+@functools.lru_cache(maxsize=16)
+def load_data(path: str = "default") -> dict[str, Any]:
+    """Return the validated card pool and decks.
+
+    The defaults, with the ``cards`` and/or ``decks`` tables of ``path`` (if given) replacing theirs
+    whole.
+
+    Raises ``SimlibInputError`` naming the card or deck and key on any bad entry.
+    """
+    data = _read_toml(DEFAULT_DATA, "data file")
+    if path not in ("default", "", None):
+        over = _read_toml(Path(path), "data file")
+        for key in over:
+            if key not in ("cards", "decks"):
+                raise SimlibInputError(f"data: unknown table '{key}'; allowed: cards, decks")
+        data = {**data, **over}
+    _validate(data)
+    return data
+
+
+def _need(cond: bool, msg: str) -> None:
+    if not cond:
+        raise SimlibInputError(msg)
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _choice(card: dict, key: str, names: tuple, where: str, default: Any = None) -> None:
+    value = card.get(key, default)
+    _need(value in names, f"data: {where}.{key} is {value!r}; allowed: {', '.join(names)}")
+
+
+def _validate(data: dict[str, Any]) -> None:
+    cards = data.get("cards")
+    _need(isinstance(cards, list) and 1 <= len(cards) <= MAX_CARDS,
+          f"data: cards must be a list of 1 to {MAX_CARDS} [[cards]] tables")
+    assert isinstance(cards, list)  # checked just above
+    names = []
+    for idx, card in enumerate(cards):
+        where = f"cards[{idx}]"
+        _need(isinstance(card, dict), f"data: {where} must be a table")
+        for key in card:
+            _need(key in CARD_KEYS, f"data: {where}: unknown key '{key}'; allowed: "
+                  f"{', '.join(CARD_KEYS)}")
+        _need(isinstance(card.get("name"), str) and card["name"].strip() != "",
+              f"data: {where}.name must be text")
+        where = f"cards '{card['name']}'"
+        names.append(card["name"])
+        _choice(card, "type", TYPE_NAMES, where)
+        _choice(card, "affinity", AFFINITY_NAMES, where)
+        _choice(card, "rarity", RARITY_NAMES, where)
+        _choice(card, "effect", EFFECT_NAMES, where, "none")
+        for key, lo, hi in (("cost", 0, 7), ("points", 0, 99), ("amount", 0, 20),
+                            ("synergy_bonus", 0, 20)):
+            v = card.get(key, 0)
+            _need(_is_int(v) and lo <= v <= hi,
+                  f"data: {where}.{key} is {v!r}; allowed: an integer from {lo} to {hi}")
+        ty = card["type"]
+        eff = card.get("effect", "none")
+        if ty == "token":
+            _choice(card, "acts", ("creature", "skill"), where)
+        else:
+            _need("acts" not in card, f"data: {where}.acts is only for tokens")
+        if ty == "landmark":
+            _need(eff in LANDMARK_EFFECTS + ("none",),
+                  f"data: {where}.effect: a landmark's effect must be one of "
+                  f"{', '.join(LANDMARK_EFFECTS)}")
+        else:
+            _need(eff not in LANDMARK_EFFECTS,
+                  f"data: {where}.effect '{eff}' is only for landmarks")
+        if ty == "trap":
+            _choice(card, "trigger", TRIGGER_NAMES[1:], where)
+        else:
+            _need("trigger" not in card, f"data: {where}.trigger is only for traps")
+        if eff == "lm_affinity_boost":
+            _choice(card, "arg", AFFINITY_NAMES, where)
+        syn = card.get("synergy", "none")
+        _choice(card, "synergy", SYNERGY_NAMES, where, "none")
+        if syn == "affinity":
+            _choice(card, "synergy_arg", AFFINITY_NAMES, where)
+        elif syn == "max_rarity":
+            _choice(card, "synergy_arg", RARITY_NAMES, where)
+        elif syn in ("max_cost", "affinity_count"):
+            v = card.get("synergy_arg")
+            _need(_is_int(v) and 0 <= v <= DECK,
+                  f"data: {where}.synergy_arg is {v!r}; allowed: an integer from 0 to {DECK}")
+    _need(len(set(names)) == len(names), "data: cards: names must be distinct")
+    by_name = {c["name"]: c for c in cards}
+    for card in cards:
+        eff = card.get("effect", "none")
+        if eff in TOKEN_EFFECTS:
+            tok = by_name.get(card.get("token"))
+            _need(tok is not None and tok["type"] == "token",
+                  f"data: cards '{card['name']}'.token must name a card of type token")
+            assert tok is not None  # checked just above
+            if eff == "summon":
+                _need(tok.get("acts") == "creature",
+                      f"data: cards '{card['name']}'.token: summon needs a creature token")
+    decks = data.get("decks")
+    _need(isinstance(decks, dict), "data: decks must be a table of [decks.<id>] tables")
+    assert isinstance(decks, dict)  # checked just above
+    ids = deck_ids(data)
+    _need(len(ids) >= 1, "data: decks needs at least one [decks.<id>] table")
+    _need(decks.get("default") in ids,
+          f"data: decks.default must name one of the decks: {', '.join(ids)}")
+    for d in ids:
+        lst = decks[d].get("cards") if isinstance(decks[d], dict) else None
+        _need(isinstance(lst, list) and len(lst) == DECK,
+              f"data: decks.{d}.cards must list exactly {DECK} cards (TL-003)")
+        assert isinstance(lst, list)  # checked just above
+        _need(len(set(lst)) == DECK,
+              f"data: decks.{d}.cards: a deck holds one copy of each card (TL-004)")
+        for n in lst:
+            _need(n in by_name, f"data: decks.{d}.cards: '{n}' is not a card of the pool")
+            _need(by_name[n]["type"] != "token",
+                  f"data: decks.{d}.cards: '{n}' is a token; tokens are not deck cards "
+                  "(TL-086)")
+
+
+def deck_ids(data: dict[str, Any]) -> list[str]:
+    """Ids of the ready-made decks, in file order (their codes in the results)."""
+    return [k for k, v in data["decks"].items() if k != "default" and isinstance(v, dict)]
+
+
+def card_names(data: dict[str, Any]) -> list[str]:
+    """Card names in pool order (card id = position; bit of the played masks)."""
+    return [c["name"] for c in data["cards"]]
+
+
+def card_table(data: dict[str, Any]) -> np.ndarray:
+    """The pool as int32 (n_cards, CF.N) in the layout of ``state.CF``."""
+    cards = data["cards"]
+    ids = {c["name"]: k for k, c in enumerate(cards)}
+    out = np.zeros((len(cards), CFC.N), dtype=np.int32)
+    for k, c in enumerate(cards):
+        ty = TYPE_NAMES.index(c["type"])
+        out[k, CFC.TYPE] = ty
+        out[k, CFC.ACTS] = TYPE_NAMES.index(c["acts"]) if ty == CTYPE.TOKEN else ty
+        out[k, CFC.COST] = c.get("cost", 0)
+        out[k, CFC.POINTS] = c.get("points", 0)
+        out[k, CFC.AFF] = AFFINITY_NAMES.index(c["affinity"])
+        out[k, CFC.RARITY] = RARITY_NAMES.index(c["rarity"])
+        out[k, CFC.EFFECT] = EFFECT_NAMES.index(c.get("effect", "none"))
+        out[k, CFC.AMOUNT] = c.get("amount", 0)
+        out[k, CFC.TOKEN] = ids[c["token"]] if "token" in c else -1
+        out[k, CFC.ARG] = AFFINITY_NAMES.index(c["arg"]) if "arg" in c else -1
+        out[k, CFC.TRIGGER] = TRIGGER_NAMES.index(c.get("trigger", "none"))
+        syn = SYNERGY_NAMES.index(c.get("synergy", "none"))
+        out[k, CFC.SYN_KIND] = syn
+        arg = c.get("synergy_arg", 0)
+        if syn == SYNERGY.AFFINITY:
+            arg = AFFINITY_NAMES.index(arg)
+        elif syn == SYNERGY.MAX_RARITY:
+            arg = RARITY_NAMES.index(arg)
+        out[k, CFC.SYN_ARG] = arg
+        out[k, CFC.SYN_BONUS] = c.get("synergy_bonus", 0)
+    return out
+
+
+def synergy_holds(cards: np.ndarray, deck: np.ndarray, c: int) -> bool:
+    """Whether card ``c``'s synergy requirement holds for the full deck list ``deck``.
+
+    (TL-083: every card of the deck; TL-084: the 20-card list, not the cards left).
+    """
+    kind = cards[c, CFC.SYN_KIND]
+    arg = cards[c, CFC.SYN_ARG]
+    if kind == SYNERGY.NONE:
+        return False
+    if kind == SYNERGY.AFFINITY:
+        return bool(np.all(cards[deck, CFC.AFF] == arg))
+    if kind == SYNERGY.MAX_COST:
+        return bool(np.all(cards[deck, CFC.COST] <= arg))
+    if kind == SYNERGY.MAX_RARITY:
+        return bool(np.all(cards[deck, CFC.RARITY] <= arg))
+    if kind == SYNERGY.AFFINITY_COUNT:
+        return int(np.sum(cards[deck, CFC.AFF] == cards[c, CFC.AFF])) >= arg
+    return False
+
+
+def deck_arrays(cards: np.ndarray, deck: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Points and effect amounts of each deck position with synergies applied."""
+    pts = cards[deck, CFC.POINTS].astype(np.int32)
+    amt = cards[deck, CFC.AMOUNT].astype(np.int32)
+    for j, c in enumerate(deck):
+        if synergy_holds(cards, deck, int(c)):
+            if cards[c, CFC.ACTS] == CTYPE.CREATURE:
+                pts[j] += cards[c, CFC.SYN_BONUS]
+            elif cards[c, CFC.EFFECT] != EFFECT.NONE:
+                amt[j] += cards[c, CFC.SYN_BONUS]
+    return pts, amt
+
+
+def deck_list(data: dict[str, Any], deck_id: str) -> np.ndarray:
+    """Card ids of deck ``deck_id`` (int32, 20)."""
+    ids = {c["name"]: k for k, c in enumerate(data["cards"])}
+    return np.array([ids[n] for n in data["decks"][deck_id]["cards"]], dtype=np.int32)
+
+
+def resolve_deck(data: dict[str, Any], value: str) -> str:
+    """The deck id a ``deck0`` / ``deck1`` setting value stands for ("default" allowed)."""
+    return data["decks"]["default"] if value in ("default", "") else value
+
+
+def compile_settings(values: dict[str, Any]) -> tuple:
+    """Resolved settings -> ``params`` tuple of arrays (layout in ``engine.py``)."""
+    data = load_data(values["data"])
+    cards = card_table(data)
+    ids = deck_ids(data)
+    decks = np.zeros((2, DECK), dtype=np.int32)
+    dpts = np.zeros((2, DECK), dtype=np.int32)
+    damt = np.zeros((2, DECK), dtype=np.int32)
+    cfg = np.zeros(engine.CFG_N, dtype=np.int64)
+    for s, key in enumerate(("deck0", "deck1")):
+        d = resolve_deck(data, values[key])
+        decks[s] = deck_list(data, d)
+        dpts[s], damt[s] = deck_arrays(cards, decks[s])
+        cfg[engine.CFG_DECK0 + s] = ids.index(d)
+    cfg[engine.CFG_CASTLE_HP] = values["castle_hp"]
+    cfg[engine.CFG_START_HAND] = values["start_hand"]
+    cfg[engine.CFG_HAND_LIMIT] = values["hand_limit"]
+    cfg[engine.CFG_DRAW] = values["draw_per_turn"]
+    cfg[engine.CFG_LANE_SIZE] = values["lane_size"]
+    cfg[engine.CFG_FIRST] = values["first_player"]
+    cfg[engine.CFG_CHECK] = 1 if values["check_invariants"] else 0
+    return (cfg, cards, decks, dpts, damt)
