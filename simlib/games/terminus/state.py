@@ -168,12 +168,11 @@ class TS(NamedTuple):
 class BS(NamedTuple):
     """Columns of the blessing table (one blessing per race)."""
 
-    DMG_PER_B: int = 0
-    RANGE_PER_B: int = 1
+    DMG_PER_B: int = 0  # + this x B Damage per shot (TB-007, TB-226)
+    RANGE: int = 1
     RATE: int = 2
     POISON_UP: int = 3  # 1: a hit from a tower with this blessing upgrades Poison one step
-    SLOW_PER_B: int = 4
-    N: int = 5
+    N: int = 4
 
 
 class BossFx(NamedTuple):
