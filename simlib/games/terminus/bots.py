@@ -30,11 +30,8 @@ from simlib.games.terminus.state import (
     TWC,
 )
 from simlib.games.terminus.towers import (
-    build_cost_nb,
     count_targets_nb,
     legal_target_nb,
-    owned_nb,
-    site_allows_nb,
     upgrade_cost_nb,
 )
 
@@ -68,7 +65,7 @@ BUILDER, KILLER, PETITIONER = 0, 1, 2
 P_FRONT, P_GREED, P_RESERVE, P_UPGRADE, P_HOLY, P_FAVOR, P_VP, P_SABOTAGE, P_HEAVY = range(9)
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def target_nb(dk, occ, near, cover, sdist, s, rng, fly_ok, dmg, path_len, tough_rule, bp):
     """The Drakka a shot of tower ``s`` goes to (TB-094), or -1 when none is legal.
 
@@ -99,7 +96,7 @@ def target_nb(dk, occ, near, cover, sdist, s, rng, fly_ok, dmg, path_len, tough_
     return best
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def tower_value_nb(lv, cov, race, line, level):
     """Rough worth of a shooting tower level.
 
@@ -115,72 +112,77 @@ def tower_value_nb(lv, cov, race, line, level):
     return float(dmg * lv[race, line, level - 1, TSC.RATE] * cov[rng])
 
 
-@njit
-def develop_choice_nb(tw, pl, sites, cover, lv, nlv, copies, n_sites, seat, clear_fee, bp):
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+def develop_choice_nb(tw, pl, worth, bcost, lv, nlv, copies, n_sites, seat, cheapest, bp):
     """Best single Develop action for ``seat``: ``(kind, site, line)``.
 
     kind 0: nothing worth its GP; 1: build ``line`` on ``site``; 2: upgrade ``site``.
-    Value per GP: a build is worth its damage x rate x squares covered (Heavy Ground
-    weighted by ``heavy``, Holy by ``holy``); an upgrade its gain, times 1 + ``upgrade``.
+    Value per GP: a build is worth ``worth`` (damage x rate x squares covered, see
+    ``compile.worth_table``; Heavy Ground weighted by ``heavy``, Holy by ``holy``) over its
+    cost ``bcost`` (-1: not allowed there); an upgrade its gain, times 1 + ``upgrade``.
+    ``cheapest``: the race's cheapest price, below which nothing is looked at.
     """
     race = pl[seat, PLC.RACE]
     gp = pl[seat, PLC.GP] - int(bp[P_RESERVE])
     best_kind = 0
     best_site = -1
     best_line = -1
-    cheapest = lv[race, 0, 0, TSC.COST]
-    for li in range(3):
-        for k in range(nlv[race, li]):
-            if lv[race, li, k, TSC.COST] < cheapest:
-                cheapest = lv[race, li, k, TSC.COST]
     if gp < cheapest:
         return best_kind, best_site, best_line
     best = 0.0
-    own0 = owned_nb(tw, n_sites, seat, 0)
-    own1 = owned_nb(tw, n_sites, seat, 1)
-    own2 = owned_nb(tw, n_sites, seat, 2)
+    own0 = 0
+    own1 = 0
+    own2 = 0
+    for s in range(n_sites):
+        if tw[s, TWC.ALIVE] != 0 and tw[s, TWC.OWNER] == seat:
+            li = tw[s, TWC.LINE]
+            if li == 0:
+                own0 += 1
+            elif li == 1:
+                own1 += 1
+            else:
+                own2 += 1
+    up = 1.0 + bp[P_UPGRADE]
+    wl1 = bp[P_HEAVY]
+    wl2 = bp[P_HOLY]
     for s in range(n_sites):
         if tw[s, TWC.ALIVE] != 0:
             if tw[s, TWC.OWNER] != seat:
                 continue
-            cost = upgrade_cost_nb(tw, lv, nlv, s)
-            if cost < 0 or cost > gp:
-                continue
             li = tw[s, TWC.LINE]
             k = tw[s, TWC.LEVEL]
+            if k >= nlv[race, li]:
+                continue
+            cost = lv[race, li, k, TSC.COST]
+            if cost > gp:
+                continue
+            gain = worth[race, li, k, s] - worth[race, li, k - 1, s]
             if li == LINE.HOLY:
-                gain = bp[P_HOLY] * 8.0 * (lv[race, li, k, TSC.BLESS] - lv[race, li, k - 1,
-                                                                             TSC.BLESS] + 1)
-            else:
-                gain = tower_value_nb(lv, cover[s], race, li, k + 1) - \
-                    tower_value_nb(lv, cover[s], race, li, k)
-                if li == LINE.HEAVY_GROUND:
-                    gain *= bp[P_HEAVY]
-            v = gain * (1.0 + bp[P_UPGRADE]) / cost
+                gain = wl2 * (gain + 8.0)
+            elif li == LINE.HEAVY_GROUND:
+                gain *= wl1
+            v = gain * up / cost
             if v > best:
                 best, best_kind, best_site, best_line = v, 2, s, li
             continue
         for li in range(3):
+            cost = bcost[race, li, s]
+            if cost < 0 or cost > gp:
+                continue
             own = own0 if li == 0 else (own1 if li == 1 else own2)
             if own >= copies[race, li]:
                 continue
-            if not site_allows_nb(sites, s, race, li):
-                continue
-            cost = build_cost_nb(lv, sites, race, li, s, clear_fee)
-            if cost > gp:
-                continue
+            v = worth[race, li, 0, s] / cost
             if li == LINE.HOLY:
-                v = bp[P_HOLY] * 8.0 * lv[race, li, 0, TSC.BLESS] / cost
-            else:
-                v = tower_value_nb(lv, cover[s], race, li, 1) / cost
-                if li == LINE.HEAVY_GROUND:
-                    v *= bp[P_HEAVY]
+                v *= wl2
+            elif li == LINE.HEAVY_GROUND:
+                v *= wl1
             if v > best:
                 best, best_kind, best_site, best_line = v, 1, s, li
     return best_kind, best_site, best_line
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def bless_target_nb(tw, lv, cover, n_sites, seat):
     """The shooting tower a blessing from ``seat`` goes to (TB-229: any owner), or -1.
 
@@ -200,7 +202,7 @@ def bless_target_nb(tw, lv, cover, n_sites, seat):
     return best
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def renovate_target_nb(tw, lv, nlv, n_sites, seat):
     """The tower a Renovate upgrades: ``seat``'s own with the dearest next level, or -1."""
     best = -1
@@ -215,7 +217,7 @@ def renovate_target_nb(tw, lv, nlv, n_sites, seat):
     return best
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def carnage_window_nb(dk, occ, path_len, k):
     """Start of the ``k`` consecutive path squares (connected, TB-230) worth a Carnage.
 
@@ -243,7 +245,7 @@ def carnage_window_nb(dk, occ, path_len, k):
     return best, best_w
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def danger_nb(dk, occ, path_len):
     """Threat that would get through in the next Advance if nothing were done."""
     t = 0
@@ -257,7 +259,7 @@ def danger_nb(dk, occ, path_len):
     return t
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def apathy_square_nb(dk, occ, path_len):
     """The square an Apathy targets: most Threat that would get through, or -1."""
     best = -1
@@ -276,7 +278,7 @@ def apathy_square_nb(dk, occ, path_len):
     return best
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def spy_target_nb(dk, occ, tw, sdist, n_sites, path_len, seat):
     """A Drakka within 1 square of any of ``seat``'s towers to Execute (TB-126), or -1.
 
@@ -303,7 +305,7 @@ def spy_target_nb(dk, occ, tw, sdist, n_sites, path_len, seat):
     return boss
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def boost_tower_nb(tw, dk, occ, sdist, lv, n_sites, path_len, seat):
     """``seat``'s shooting tower with the most legal targets (Combust/Falconry), or -1."""
     best = -1
@@ -322,7 +324,7 @@ def boost_tower_nb(tw, dk, occ, sdist, lv, n_sites, path_len, seat):
     return best
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def sabotage_target_nb(tw, dk, occ, sdist, lv, n_sites, path_len, victim):
     """A tower of ``victim`` that could fire now (TB-131), the one with most targets, or -1."""
     best = -1
@@ -343,7 +345,7 @@ def sabotage_target_nb(tw, dk, occ, sdist, lv, n_sites, path_len, victim):
     return best
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def sanction_pick_nb(bot_id, supply):
     """Which Sanction to take from ``supply`` (counts of Renovate, Carnage, Invocation)."""
     if bot_id == BUILDER:
@@ -356,7 +358,7 @@ def sanction_pick_nb(bot_id, supply):
     return -1
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def redraw_count_nb(hand, n_hand, bot_id):
     """How many weak Favors (Falconry, Apathy) to discard in the discard-and-redraw.
 

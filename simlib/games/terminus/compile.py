@@ -373,6 +373,10 @@ def compile_settings(values: dict[str, Any]) -> tuple:
     for v in range(5):
         cfg[engine.CFG_SLOW_DOWN + v] = down[v]
         cfg[engine.CFG_SLOW_SET + v] = keep[v]
+    worth, bcost = worth_table(a, values["human_clear_fee"])
+    for r in range(4):
+        cfg[engine.CFG_CHEAP + r] = min(int(a["lv"][r, li, k, TSC.COST]) for li in range(3)
+                                        for k in range(a["nlv"][r, li]))
     seats = np.full((MAX_PLAYERS, 2), -1, np.int32)
     for s in range(n):
         seats[s, 0] = RACE_NAMES.index(values[f"race{s}"])
@@ -380,4 +384,30 @@ def compile_settings(values: dict[str, Any]) -> tuple:
     slow_down = np.array(down, np.int32)
     return (cfg, a["near"], a["sites"], a["sdist"], a["cover"], a["lv"], a["nlv"],
             a["copies"], a["bless"], a["cards"], a["decks"], a["deck_len"], a["boss_card"],
-            a["boss_d20"], a["favors"], a["cls"], a["crystals"], seats, slow_down)
+            a["boss_d20"], a["favors"], a["cls"], a["crystals"], seats, slow_down, worth, bcost)
+
+
+def worth_table(a: dict[str, Any], clear_fee: int) -> tuple[np.ndarray, np.ndarray]:
+    """Static tables for the Develop bots, computed once per setting.
+
+    ``worth[race, line, k, site]``: a shooting tower's (damage + poison + slow) x rate x
+    path squares within its range at level k + 1 on that site, or 8 x blessings for a Holy
+    tower; ``bcost[race, line, site]``: GP to build level 1 there, -1 where not allowed.
+    """
+    from simlib.games.terminus import bots
+    from simlib.games.terminus.towers import build_cost_nb, site_allows_nb
+
+    worth = np.zeros((4, 3, MAX_LEVEL, MAX_SITES), np.float64)
+    bcost = np.full((4, 3, MAX_SITES), -1, np.int32)
+    lv, nlv, cover, sites = a["lv"], a["nlv"], a["cover"], a["sites"]
+    for r in range(4):
+        for li in range(3):
+            for s in range(a["n_sites"]):
+                if site_allows_nb(sites, s, r, li):
+                    bcost[r, li, s] = build_cost_nb(lv, sites, r, li, s, clear_fee)
+                for k in range(nlv[r, li]):
+                    if li == 2:
+                        worth[r, li, k, s] = 8.0 * lv[r, li, k, TSC.BLESS]
+                    else:
+                        worth[r, li, k, s] = bots.tower_value_nb(lv, cover[s], r, li, k + 1)
+    return worth, bcost

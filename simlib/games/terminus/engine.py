@@ -57,7 +57,7 @@ from simlib.games.terminus.towers import (
 
 # --- compiled settings: the tuple ``params`` --------------------------------------------
 # params = (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-#           boss_card, boss_d20, favors, cls, crystals, seats, slow_down)
+#           boss_card, boss_d20, favors, cls, crystals, seats, slow_down, worth, bcost)
 #   cfg      int64 (CFG_N,)             scalar settings and printed tables, slots below
 #   near     int32 (MAX_SITES, 16, MAX_PATH) path squares within range r of each site,
 #                                       front-most first (``cover[s, r]`` of them)
@@ -74,6 +74,8 @@ from simlib.games.terminus.towers import (
 #   cls      int32 (3, 10), crystals int32 (3, 3, 3)  class level charts
 #   seats    int32 (MAX_PLAYERS, 2)     race and class of each seat
 #   slow_down int32 (5,)                Slow token after use, by value (TB-187/189)
+#   worth    float64 (4, 3, MAX_LEVEL, MAX_SITES), bcost int32 (4, 3, MAX_SITES): the
+#            Develop bots' static tables (``compile.worth_table``)
 CFG_PLAYERS = 0
 CFG_PATH_LEN = 1
 CFG_SITES = 2
@@ -99,7 +101,8 @@ CFG_CHEST_GP = 33  # 33..35
 CFG_LEVEL_VP = 36  # 36..38
 CFG_SLOW_DOWN = 39  # 39..43
 CFG_SLOW_SET = 44  # 44..48
-CFG_N = 49
+CFG_CHEAP = 49  # 49..52: cheapest tower price per race
+CFG_N = 53
 
 OUTCOME_NAMES = ("victory", "retreat")
 N_COUNTERS = 7
@@ -107,7 +110,7 @@ POISON_STEP = (0, 3, 3, 10, 10, 10, 10, 10, 10, 10, 10)  # TB-182: 1 -> 3 -> 10
 
 
 # --- Imperial cards ---------------------------------------------------------------------
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def hand_add_nb(hand, pl, seat, card, wave_index):
     """Give ``seat`` the Imperial card ``card``, gained in Wave ``wave_index`` (TB-120)."""
     n = pl[seat, PLC.HAND_N]
@@ -119,7 +122,7 @@ def hand_add_nb(hand, pl, seat, card, wave_index):
     return True
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def playable_nb(hand, pl, seat, card, wave_index):
     """Index in ``seat``'s hand of a ``card`` gained before this Wave (TB-120), or -1."""
     for i in range(pl[seat, PLC.HAND_N]):
@@ -128,7 +131,7 @@ def playable_nb(hand, pl, seat, card, wave_index):
     return -1
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def hand_take_nb(hand, pl, seat, i):
     """Remove card ``i`` from ``seat``'s hand (keeps the order of the rest); returns it."""
     card = hand[seat, i, 0]
@@ -140,14 +143,14 @@ def hand_take_nb(hand, pl, seat, i):
     return card
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def discard_favor_nb(fdeck, gs, card):
     """A Favor goes onto the Favor discard pile."""
     fdeck[1, gs[GSC.FD_DISC]] = card
     gs[GSC.FD_DISC] += 1
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def gain_favor_nb(hand, fdeck, pl, gs, seat, rng):
     """``seat`` draws the top Favor (TB-119), reshuffling the discards when the pile is out.
 
@@ -171,7 +174,7 @@ def gain_favor_nb(hand, fdeck, pl, gs, seat, rng):
     return card
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def gain_sanction_nb(hand, pl, gs, seat, card):
     """``seat`` takes Sanction ``card`` from the supply if one is left (TB-122)."""
     k = GSC.SANC + card - IMP.RENOVATE
@@ -183,7 +186,7 @@ def gain_sanction_nb(hand, pl, gs, seat, card):
     return True
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def play_nb(hand, fdeck, pl, gs, seat, i):
     """``seat`` plays hand card ``i``.
 
@@ -204,7 +207,7 @@ def play_nb(hand, fdeck, pl, gs, seat, i):
     return card
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def tier_nb(count, cfg):
     """Spy Network / War Chest tier reached by ``count`` cards played (TB-134..137)."""
     t = 0
@@ -214,7 +217,7 @@ def tier_nb(count, cfg):
     return t
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def play_tax_nb(hand, fdeck, pl, gs, cfg, seat, i):
     """Play a Tax Collector: GP by the current Battle at once (TB-138..142)."""
     play_nb(hand, fdeck, pl, gs, seat, i)
@@ -223,7 +226,7 @@ def play_tax_nb(hand, fdeck, pl, gs, cfg, seat, i):
     return gp
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def spy_execute_nb(dk, occ, pl, gs, seat, d, tough_rule):
     """Execute Drakka ``d`` with a Spy.
 
@@ -240,7 +243,7 @@ def spy_execute_nb(dk, occ, pl, gs, seat, d, tough_rule):
     gs[GSC.SPY_KILLS] += 1
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def carnage_nb(dk, occ, pl, gs, seat, a, k, path_len, tough_rule):
     """Carnage on path squares ``a ..
 
@@ -265,7 +268,7 @@ def carnage_nb(dk, occ, pl, gs, seat, a, k, path_len, tough_rule):
     return kills
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def apathy_nb(dk, occ, q):
     """Apathy on square ``q``: its non-boss Drakka move 1 next Advance (TB-153, TB-162)."""
     n = 0
@@ -277,7 +280,7 @@ def apathy_nb(dk, occ, q):
     return n
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def place_blessings_nb(tw, bl, lv, cover, n_sites, site, seat):
     """(Re-)assign the blessings of Holy tower ``site``.
 
@@ -294,7 +297,7 @@ def place_blessings_nb(tw, bl, lv, cover, n_sites, site, seat):
         add_blessing_nb(bl, site, t, race)
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def blessings_from_nb(bl, site):
     """Blessings Holy tower ``site`` has in play."""
     n = 0
@@ -306,7 +309,7 @@ def blessings_from_nb(bl, site):
     return n
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def renovate_nb(tw, bl, pl, lv, nlv, cover, n_sites, seat, site):
     """Renovate: the tower on ``site`` rises one level for free (TB-155)."""
     if not upgrade_nb(tw, pl, lv, nlv, site, seat, 1):
@@ -317,7 +320,7 @@ def renovate_nb(tw, bl, pl, lv, nlv, cover, n_sites, seat, site):
 
 
 # --- character levels and crystals ------------------------------------------------------
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def progress_nb(tw, pl, cfg, cls, n_sites, seat):
     """A character's progress toward its next level: the class chart's weighted counters."""
     c = pl[seat, PLC.CLASS]
@@ -329,15 +332,26 @@ def progress_nb(tw, pl, cfg, cls, n_sites, seat):
     return v
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+def level_due_nb(tw, pl, cfg, cls, seat):
+    """True when ``seat``'s progress has reached its next level (then call level_up_nb)."""
+    lvl = pl[seat, PLC.LEVEL]
+    if lvl >= 3:
+        return False
+    v = progress_nb(tw, pl, cfg, cls, cfg[CFG_SITES], seat)
+    return v >= cls[pl[seat, PLC.CLASS], N_COUNTERS + lvl]
+
+
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def level_up_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng):
     """Raise ``seat``'s character level and spend the new crystals.
 
     The level rises to what the progress reached (TB-190, TB-197: 0 to 3), and each new
     level's Charged Crystals are spent at once (TB-191..195).
     """
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
+    cls = params[15]
+    crystals = params[16]
     n_sites = cfg[CFG_SITES]
     c = pl[seat, PLC.CLASS]
     v = progress_nb(tw, pl, cfg, cls, n_sites, seat)
@@ -351,7 +365,7 @@ def level_up_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, 
                                bot_id, bp, rng)
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def use_crystal_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, colour, bot_id, bp,
                    rng):
     """Spend one Charged Crystal of ``colour`` (0 White, 1 Pink, 2 Red) on one option.
@@ -361,8 +375,10 @@ def use_crystal_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, colour, b
     casts the Carnage when Drakka threaten to get through, else Renovates with a Red
     crystal, else takes Petitions (petitioner, White) or Favors.
     """
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
+    cover = params[4]
+    lv = params[5]
+    nlv = params[6]
     path_len = cfg[CFG_PATH_LEN]
     k = colour + 1
     if bots.danger_nb(dk, occ, path_len) > 0:
@@ -385,7 +401,7 @@ def use_crystal_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, colour, b
 
 
 # --- setup, initiative, battles ---------------------------------------------------------
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def initiative_nb(gs, n, rng):
     """Everyone rolls the d6; only the players tied for highest roll again (TB-053/054).
 
@@ -414,7 +430,7 @@ def initiative_nb(gs, n, rng):
             return winner
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def start_battle_nb(dk, deck, gs, b, rng):
     """Battle ``b``'s deck is shuffled and placed at the start of the path (TB-048, 209)."""
     gs[GSC.BATTLE] = b
@@ -430,17 +446,22 @@ def start_battle_nb(dk, deck, gs, b, rng):
     gs[GSC.DRAW_PTR] = 0
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def boss_row_nb(gs, b):
     """``dk`` row of Battle ``b``'s boss (they follow the deck cards)."""
     return gs[GSC.N_DRAKKA] - N_BATTLES + b - 1
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def setup_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, rng):
     """Reset the state and play the setup: decks, allowance, initiative, builds."""
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
+    cards = params[9]
+    decks = params[10]
+    deck_len = params[11]
+    boss_card = params[12]
+    favors = params[14]
+    seats = params[17]
     dk[:, :] = 0
     occ[:, :] = -1
     tw[:, :] = 0
@@ -503,7 +524,7 @@ def setup_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, rng
         setup_build_nb(tw, bl, pl, gs, params, seat, later, bp)
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def _card_row_nb(dk, cards, d, card, battle):
     dk[d, DKC.CARD] = card
     dk[d, DKC.WHERE] = WHERE.UNUSED
@@ -521,7 +542,7 @@ def _card_row_nb(dk, cards, d, card, battle):
     dk[d, DKC.CARNAGE_DMG] = cards[card, CARD.CARNAGE_DMG]
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def holy_ready_nb(cfg, race, wave_index):
     """Wave index from which a new Holy tower blesses (TB-024/025: Treefolk wait)."""
     if race == 2:  # Treefolk
@@ -529,45 +550,53 @@ def holy_ready_nb(cfg, race, wave_index):
     return wave_index
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def do_build_nb(tw, bl, pl, gs, params, seat, line, site):
     """``seat`` builds ``line`` on ``site`` (TB-109) and places a Holy tower's blessings."""
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
+    sites = params[2]
+    cover = params[4]
+    lv = params[5]
     build_nb(tw, pl, lv, sites, seat, line, site, cfg[CFG_CLEAR_FEE],
              holy_ready_nb(cfg, pl[seat, PLC.RACE], gs[GSC.WAVE_INDEX]))
     if line == LINE.HOLY:
         place_blessings_nb(tw, bl, lv, cover, cfg[CFG_SITES], site, seat)
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def do_upgrade_nb(tw, bl, pl, gs, params, seat, site):
     """``seat`` pays the next level of its tower on ``site``.
 
     ``seat`` pays the next level of its tower on ``site`` (TB-111); a Holy tower's blessings are re-
     assigned (TB-227).
     """
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
+    cover = params[4]
+    lv = params[5]
+    nlv = params[6]
     upgrade_nb(tw, pl, lv, nlv, site, seat, 0)
     if tw[site, TWC.LINE] == LINE.HOLY:
         place_blessings_nb(tw, bl, lv, cover, cfg[CFG_SITES], site, seat)
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def setup_build_nb(tw, bl, pl, gs, params, seat, later, bp):
     """One setup build of ``seat``.
 
     One setup build (TB-055): one tower, then upgrades of it as the bot wishes, keeping 25 GP for
     each of the seat's ``later`` setup builds.
     """
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
+    sites = params[2]
+    lv = params[5]
+    nlv = params[6]
+    copies = params[7]
     n_sites = cfg[CFG_SITES]
     keep = 25 * later
     pl[seat, PLC.GP] -= keep
-    kind, site, line = bots.develop_choice_nb(tw, pl, sites, cover, lv, nlv, copies, n_sites,
-                                              seat, cfg[CFG_CLEAR_FEE], bp)
+    kind, site, line = bots.develop_choice_nb(tw, pl, params[19], params[20], lv, nlv, copies,
+                                              n_sites, seat,
+                                              cfg[CFG_CHEAP + pl[seat, PLC.RACE]], bp)
     if kind == 1:
         do_build_nb(tw, bl, pl, gs, params, seat, line, site)
     elif kind == 0 or kind == 2:
@@ -591,11 +620,12 @@ def setup_build_nb(tw, bl, pl, gs, params, seat, later, bp):
 
 
 # --- the phases ---------------------------------------------------------------------------
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def boss_rolls_nb(dk, occ, tw, gs, params, rng):
     """TB-065: one d20 per boss on the path, each result applied at once (TB-163, TB-177)."""
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
+    sdist = params[3]
+    boss_d20 = params[13]
     n_sites = cfg[CFG_SITES]
     for b in range(1, N_BATTLES + 1):
         d = boss_row_nb(gs, b)
@@ -623,27 +653,26 @@ def boss_rolls_nb(dk, occ, tw, gs, params, rng):
                 tw[best, col] = 1
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def advance_phase_nb(dk, occ, tw, pl, gs, params, rng):
     """Advance: boss d20 rolls, then every Drakka moves, front-most first."""
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
+    slow_down = params[18]
     boss_rolls_nb(dk, occ, tw, gs, params, rng)
     advance_all_nb(dk, occ, pl, gs, cfg[CFG_PATH_LEN], slow_down, cfg[CFG_TOUGH_RULE],
                    cfg[CFG_POISON_CREDIT], cfg[CFG_PANIC_LIMIT])
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def draw_count_nb(cfg, battle, roll):
     """Drakka drawn: the d6 ``roll`` plus the Battle's Draw modifier (TB-078..084)."""
     return roll + cfg[CFG_DRAW_MOD + battle - 1]
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def draw_phase_nb(dk, occ, gs, deck, params, rng):
     """Draw: the active player rolls the d6; in Wave 3 the boss enters first (TB-085)."""
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
     roll = d6_nb(rng)
     n = draw_count_nb(cfg, gs[GSC.BATTLE], roll)
     boss = gs[GSC.BOSS_WAIT]
@@ -654,7 +683,7 @@ def draw_phase_nb(dk, occ, gs, deck, params, rng):
     return draw_moves_nb(dk, occ, gs, deck, n, boss, cfg[CFG_PATH_LEN], cfg[CFG_PANIC_LIMIT])
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def hit_nb(dk, occ, pl, gs, d, seat, dmg, poison, slow, pup, tough_rule, cfg):
     """A shot of ``seat``'s tower hits Drakka ``d``.
 
@@ -683,15 +712,14 @@ def hit_nb(dk, occ, pl, gs, d, seat, dmg, poison, slow, pup, tough_rule, cfg):
     return False
 
 
-@njit
-def fire_tower_nb(dk, occ, tw, bl, pl, gs, params, s, bp):
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+def fire_tower_nb(dk, occ, tw, bl, pl, gs, cfg, near, cover, sdist, lv, bless, s, bp):
     """Tower ``s`` fires its shots.
 
     Tower ``s`` fires every shot its Rate allows while a legal target is left (TB-091..093, TB-098).
-    Returns the shots fired.
+    Returns the shots fired. Takes the few tables it reads, not ``params``: it runs for every
+    tower in every Wave, and a call copies its arguments.
     """
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
     dmg, rng_, rate, poison, slow, fly, pup = tower_stats_nb(
         tw, bl, lv, bless, s, gs[GSC.BATTLE], gs[GSC.WAVE_INDEX])
     seat = tw[s, TWC.OWNER]
@@ -706,15 +734,16 @@ def fire_tower_nb(dk, occ, tw, bl, pl, gs, params, s, bp):
     return shots
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def defend_cards_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng):
     """Cards ``seat`` plays as its Defend turn starts.
 
     Cards ``seat`` plays as its Defend turn starts: Carnage, Spy (Execute or Sabotage), Combust,
     Falconry (TB-124).
     """
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
+    sdist = params[3]
+    lv = params[5]
     wi = gs[GSC.WAVE_INDEX]
     path_len = cfg[CFG_PATH_LEN]
     n_sites = cfg[CFG_SITES]
@@ -743,7 +772,18 @@ def defend_cards_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, 
                 tw[s, TWC.COMBUST if card == IMP.COMBUST else TWC.FALCONRY] = 1
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+def holds_defend_card_nb(hand, pl, seat, wave_index):
+    """True when ``seat`` holds a playable Carnage, Spy, Combust or Falconry."""
+    for i in range(pl[seat, PLC.HAND_N]):
+        c = hand[seat, i, 0]
+        if hand[seat, i, 1] < wave_index and (c == IMP.SPY or c == IMP.COMBUST or
+                                              c == IMP.FALCONRY or c == IMP.CARNAGE):
+            return True
+    return False
+
+
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def countered_nb(hand, fdeck, pl, gs, victim, spy_player, wi):
     """Let the victim of a Spy cancel it with a Spy (TB-132).
 
@@ -760,15 +800,16 @@ def countered_nb(hand, fdeck, pl, gs, victim, spy_player, wi):
     return True
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def sabotage_nb(dk, occ, tw, pl, hand, fdeck, gs, params, victim, bot_id, bp, rng):
     """Rivals' Sabotage before ``victim`` fires.
 
     Before ``victim`` fires, each rival may Sabotage one of its towers that could fire
     (TB-129..131), with the bot's ``sabotage`` chance; the victim may counter (TB-132).
     """
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
+    sdist = params[3]
+    lv = params[5]
     if bp[bots.P_SABOTAGE] <= 0.0:
         return
     n = gs[GSC.N_PLAYERS]
@@ -787,25 +828,33 @@ def sabotage_nb(dk, occ, tw, pl, hand, fdeck, gs, params, victim, bot_id, bp, rn
             tw[s, TWC.SABOTAGED] = 1
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def defend_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng):
     """The Defend phase.
 
     Defend: from the active player clockwise, each player plays cards and fires all their towers
     (TB-090, TB-095: in site order); tokens of one Defend phase then end.
     """
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
+    near = params[1]
+    sdist = params[3]
+    cover = params[4]
+    lv = params[5]
+    bless = params[8]
     n = gs[GSC.N_PLAYERS]
     n_sites = cfg[CFG_SITES]
     for k in range(n):
         seat = (gs[GSC.ACTIVE] + k) % n
-        sabotage_nb(dk, occ, tw, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng)
-        defend_cards_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng)
+        if bp[bots.P_SABOTAGE] > 0.0:
+            sabotage_nb(dk, occ, tw, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng)
+        if holds_defend_card_nb(hand, pl, seat, gs[GSC.WAVE_INDEX]):
+            defend_cards_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp,
+                            rng)
         for s in range(n_sites):
             if tw[s, TWC.ALIVE] != 0 and tw[s, TWC.OWNER] == seat and \
                     tw[s, TWC.LINE] != LINE.HOLY:
-                fire_tower_nb(dk, occ, tw, bl, pl, gs, params, s, bp)
+                fire_tower_nb(dk, occ, tw, bl, pl, gs, cfg, near, cover, sdist, lv, bless, s,
+                              bp)
     for s in range(n_sites):  # TB-150, TB-152, TB-175
         tw[s, TWC.FEAR] = 0
         tw[s, TWC.PETRIFY] = 0
@@ -813,7 +862,7 @@ def defend_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rn
         tw[s, TWC.FALCONRY] = 0
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def collect_nb(dk, pl, gs, seat):
     """Resolve for ``seat``: Bounty or a Petition.
 
@@ -835,7 +884,7 @@ def collect_nb(dk, pl, gs, seat):
     return gp
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def trade_nb(hand, fdeck, pl, gs, seat, row, card, rng):
     """Trade Petitions for Imperial cards.
 
@@ -856,7 +905,7 @@ def trade_nb(hand, fdeck, pl, gs, seat, row, card, rng):
     return True
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def redraw_nb(hand, fdeck, pl, gs, seat, n_discard, rng):
     """The discard-and-redraw of ``seat``.
 
@@ -883,15 +932,14 @@ def redraw_nb(hand, fdeck, pl, gs, seat, n_discard, rng):
     return drawn
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def resolve_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng):
     """The Resolve phase.
 
     Resolve: Bounty or a Petition, Tax Collectors, Petition trades, buying a Favor (TB-117/118), the
     discard-and-redraw, then level-ups.
     """
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
     n = gs[GSC.N_PLAYERS]
     wi = gs[GSC.WAVE_INDEX]
     for k in range(n):
@@ -905,6 +953,8 @@ def resolve_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, r
         supply = gs[GSC.SANC:GSC.SANC + 3]
         for _ in range(8):
             p = pl[seat, PLC.PETITIONS]
+            if p < 2:
+                break
             held = 0
             for j in range(pl[seat, PLC.HAND_N]):
                 if hand[seat, j, 0] >= IMP.RENOVATE:
@@ -929,10 +979,11 @@ def resolve_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, r
                 pl[seat, PLC.BOUGHT_WAVE] = 1
         redraw_nb(hand, fdeck, pl, gs, seat, bots.redraw_count_nb(
             hand[seat], pl[seat, PLC.HAND_N], bot_id), rng)
-        level_up_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng)
+        if level_due_nb(tw, pl, cfg, params[15], seat):
+            level_up_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng)
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def develop_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng):
     """The Develop phase.
 
@@ -940,8 +991,11 @@ def develop_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, r
     while the bot finds them worth their GP (TB-112), missing blessings, then an Apathy for the next
     Advance.
     """
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
+    cover = params[4]
+    lv = params[5]
+    nlv = params[6]
+    copies = params[7]
     n = gs[GSC.N_PLAYERS]
     wi = gs[GSC.WAVE_INDEX]
     n_sites = cfg[CFG_SITES]
@@ -960,8 +1014,9 @@ def develop_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, r
                 play_nb(hand, fdeck, pl, gs, seat, i)
                 add_blessing_nb(bl, -1, t, pl[seat, PLC.RACE])  # TB-159
         for _ in range(32):
-            kind, site, line = bots.develop_choice_nb(tw, pl, sites, cover, lv, nlv, copies,
-                                                      n_sites, seat, cfg[CFG_CLEAR_FEE], bp)
+            kind, site, line = bots.develop_choice_nb(
+                tw, pl, params[19], params[20], lv, nlv, copies, n_sites, seat,
+                cfg[CFG_CHEAP + pl[seat, PLC.RACE]], bp)
             if kind == 0:
                 break
             if kind == 1:
@@ -979,11 +1034,12 @@ def develop_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, r
             if q >= 0:
                 play_nb(hand, fdeck, pl, gs, seat, i)
                 apathy_nb(dk, occ, q)
-        level_up_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng)
+        if level_due_nb(tw, pl, cfg, params[15], seat):
+            level_up_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng)
 
 
 # --- the Lull and the end ---------------------------------------------------------------
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def tally_nb(tw, pl, gs, cfg, final, bp):
     """Lull step 1: the tally.
 
@@ -1012,7 +1068,7 @@ def tally_nb(tw, pl, gs, cfg, final, bp):
         pl[seat, PLC.BATTLE_KILLS] = 0
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def clear_piles_nb(dk, gs):
     """Lull step 2: the piles.
 
@@ -1033,11 +1089,10 @@ def clear_piles_nb(dk, gs):
     gs[GSC.DRAW_PTR] = 0
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def lull_nb(dk, tw, pl, deck, gs, params, b, bp, rng):
     """The Lull after Battle ``b`` (TB-006, TB-198..210)."""
-    (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-     boss_card, boss_d20, favors, cls, crystals, seats, slow_down) = params
+    cfg = params[0]
     tally_nb(tw, pl, gs, cfg, 0, bp)
     clear_piles_nb(dk, gs)
     start_battle_nb(dk, deck, gs, b + 1, rng)
@@ -1045,7 +1100,7 @@ def lull_nb(dk, tw, pl, deck, gs, params, b, bp, rng):
         initiative_nb(gs, gs[GSC.N_PLAYERS], rng)
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def final_scoring_nb(tw, pl, gs, cfg, bp):
     """End of game: the last tally (TB-211/219), character-level VP (TB-215..218)."""
     tally_nb(tw, pl, gs, cfg, 1, bp)
@@ -1055,7 +1110,7 @@ def final_scoring_nb(tw, pl, gs, cfg, bp):
             pl[seat, PLC.VP] += cfg[CFG_LEVEL_VP + lvl - 1]
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def winners_nb(pl, n):
     """Bit mask of the winners: most VP, then most GP, then shared (TB-220..222)."""
     mask = 0
@@ -1073,7 +1128,7 @@ def winners_nb(pl, n):
     return mask
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def end_wave_nb(tw, pl, gs, n_sites):
     """Per-Wave markers end: kills this Wave, Favor bought, tower sold, Sabotage."""
     for s in range(gs[GSC.N_PLAYERS]):
@@ -1084,7 +1139,7 @@ def end_wave_nb(tw, pl, gs, n_sites):
         tw[s, TWC.SABOTAGED] = 0
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def over_nb(gs, cfg):
     """TB-213: the retreat, the moment the panic reaches the limit."""
     if gs[GSC.PANIC] >= cfg[CFG_PANIC_LIMIT]:
@@ -1094,7 +1149,7 @@ def over_nb(gs, cfg):
     return False
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def start_wave_nb(gs):
     """Start a Wave.
 
@@ -1109,7 +1164,7 @@ def start_wave_nb(gs):
         gs[GSC.ACTIVE] = (gs[GSC.ACTIVE] + 1) % gs[GSC.N_PLAYERS]
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def play_wave_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, draw, bot_id, bp, rng):
     """One Wave: Advance, Draw (if ``draw``), Defend, Resolve, Develop (TB-005)."""
     cfg = params[0]
@@ -1129,7 +1184,7 @@ def play_wave_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, draw, bot_i
         check_invariants_nb(dk, occ, tw, bl, pl, gs, params)
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def on_path_nb(dk, gs):
     """Drakka still on the path."""
     n = 0
@@ -1139,7 +1194,7 @@ def on_path_nb(dk, gs):
     return n
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def play_battles_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, rng):
     """Battles 1..5 of 3 Waves with a Lull between (TB-002/003), then clear the board."""
     cfg = params[0]
@@ -1168,7 +1223,7 @@ def play_battles_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, 
     gs[GSC.OVER] = 1
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def check_invariants_nb(dk, occ, tw, bl, pl, gs, params):
     """Count invariant breaches into ``gs[VIOLATIONS]``: occupancy, piles, GP, blessings."""
     cfg = params[0]
@@ -1251,7 +1306,7 @@ record_dt = np.dtype(
 )
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def write_record_nb(dk, pl, gs, rec, game_index):
     """Fill one record from the final state. ``rec`` is a record of ``record_dt``."""
     n = gs[GSC.N_PLAYERS]
@@ -1311,7 +1366,7 @@ def write_record_nb(dk, pl, gs, rec, game_index):
             rec["seat_kills"][s] = -1
 
 
-@njit
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def play_one_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, seed,
                 game_index, rec, rng):
     """Play game ``game_index`` of run ``seed`` on preallocated state; fill ``rec``."""
