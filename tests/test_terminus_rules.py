@@ -40,7 +40,7 @@ def test_players_one_to_four():
 
 
 def test_tower_lines_and_printed_towers():
-    # TB-008 every race has the three lines; TB-018/019 Spear and Ballista as printed
+    # TB-008 every race has the three lines; TB-018 Spear and TB-019 Ballista as printed
     p = compiled()
     lv, nlv = p[5], p[6]
     assert (nlv >= 1).all() and nlv.shape == (4, 3)
@@ -608,6 +608,12 @@ def test_apathy_slows_one_square_not_bosses():
     assert engine.apathy_nb(st.dk, st.occ, 9) == 0
     engine.advance_all_nb(st.dk, st.occ, st.pl, st.gs, 34, st.params[18], 0, 1, 99)
     assert st.dk[g, DKC.POS] == 6 and st.dk[f, DKC.POS] == 6 and st.dk[b, DKC.POS] == 13
+    # TB-154: Apathy wins over a Slow token, which is still downgraded
+    st.dk[g, DKC.SLOW] = 2
+    st.dk[g, DKC.SPEED] = 9
+    engine.apathy_nb(st.dk, st.occ, 6)
+    engine.advance_all_nb(st.dk, st.occ, st.pl, st.gs, 34, st.params[18], 0, 1, 99)
+    assert st.dk[g, DKC.POS] == 7 and st.dk[g, DKC.SLOW] == 1
 
 
 def test_renovate_free_upgrade_not_at_top():
@@ -883,7 +889,8 @@ def test_retreat_at_panic_limit():
 
 
 def test_clear_board_setting():
-    # TB-214: without clearing, a game ends after Battle 5's third Wave
+    # TB-214: without clearing, a game ends after Battle 5's third Wave; TB-004 TB-003:
+    # 5 Battles of 3 Waves are 15 Waves
     p = compiled(clear_board=False)
     from terminus_helpers import bot
     bid, bp = bot()
@@ -1018,3 +1025,20 @@ def test_lull_after_battle_five_is_only_the_tally():
     engine.final_scoring_nb(st.tw, st.pl, st.gs, st.cfg, st.bp)
     assert st.pl[0, PLC.VP] >= 1  # 150 GP chest -> all GP to VP at the end
     assert st.gs[GSC.BATTLE] == 5 and st.gs[GSC.DECK_N] == n
+
+
+def test_develop_active_player_first():
+    # TB-108: with GP for one tower each and one build spot left, the active player gets it
+    for active in (0, 1):
+        st = empty(race0="humans", race1="dwarves")
+        sites = st.params[2]
+        spots = [s for s in range(18) if sites[s, 2] == SITE.SPOT]
+        for s in spots[1:]:
+            tower(st, 1 - active, s, LINE.HOLY)  # filler: occupied sites
+            st.tw[s, TWC.OWNER] = 3
+        st.pl[0, PLC.GP] = 30
+        st.pl[1, PLC.GP] = 30
+        st.gs[GSC.ACTIVE] = active
+        engine.develop_phase_nb(st.dk, st.occ, st.tw, st.bl, st.pl, st.hand, st.fdeck, st.gs,
+                                st.params, st.bot_id, st.bp, st.rng)
+        assert st.tw[spots[0], TWC.ALIVE] == 1 and st.tw[spots[0], TWC.OWNER] == active
