@@ -103,3 +103,39 @@ def test_records_per_seat_and_battle():
     assert (r["race"][:, 0] == 2).all() and (r["race"][:, 1:] == -1).all()
     assert (r["vp_winner"] == 0).all()
     assert (r["poison_kills"] > 0).any()  # Treefolk towers poison
+
+
+def test_random_lineup_deals_distinct_races():
+    # TB-041 under lineup=random: distinct races each game, every race and class dealt
+    p = G.compile(G.resolve("normal", {"players": 3, "lineup": "random",
+                                       "race0": "elves", "race1": "elves"}))
+    b = G.bot("builder")
+    r = G.play_batch(p, b.id, np.array(list(b.params.values())), 1, 0, 1200)
+    races = r["race"][:, :3]
+    assert all(len(set(row)) == 3 for row in races.tolist())
+    counts = np.bincount(races.ravel(), minlength=4)
+    # each race is dealt 3/4 of the time: 900 of 1200 games, 5 sigma band (~1e-6 alarm)
+    assert np.all(np.abs(counts - 900) < 5 * np.sqrt(1200 * 0.75 * 0.25))
+    assert set(np.unique(r["klass"][:, :3])) == {0, 1, 2}
+    df = G.records_to_frame(r)
+    won = df["vp_winner"].to_numpy()
+    assert (df["winner_race"].cat.codes.to_numpy() == races[np.arange(1200), won]).all()
+
+
+@pytest.mark.parametrize("name", ["terminus_maps.toml", "terminus_races.toml"])
+def test_shipped_experiments_run_small(name, tmp_path):
+    # the shipped files parse and run end to end (reduced to 40 games a cell here)
+    from pathlib import Path
+
+    import tomllib
+
+    from simlib.experiment import experiment_from_dict, run_experiment
+
+    src = Path(__file__).resolve().parents[1] / "experiments" / name
+    data = tomllib.loads(src.read_text())
+    data["games"] = 40
+    data["out"] = str(tmp_path / "out")
+    res = run_experiment(experiment_from_dict(data), progress=False)
+    assert len(res.df) == 40 * len(res.df.groupby(["preset", "bot", *data.get("grid", {})],
+                                                 observed=True))
+    assert (tmp_path / "out" / "report.html").is_file()

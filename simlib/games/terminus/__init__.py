@@ -18,7 +18,9 @@ Readings of the checklist's open items (``shared/rules/terminus-checklist.md``)
   ``toughness_rule``: 'reach' / 'exceed').
 - TB-037: GP and VP are exact integers; counter denominations are cosmetic.
 - TB-038: Panic starts at 0 (setting ``start_panic``).
-- TB-041: each race at most once per game (setting ``distinct_races``).
+- TB-041: each race at most once per game (setting ``distinct_races``). Setting
+  ``lineup = "random"`` deals distinct races and random classes to the seats each game
+  (from the game's own random stream), for race and class balance studies.
 - TB-047: the class tactics name what each class's level chart counts (data
   ``classes.*.weights``) and what the bots of that class gain from.
 - TB-054: only the players tied for the highest initiative roll roll again.
@@ -109,6 +111,8 @@ BLOCK = 64  # games per block inside the batch kernel (state allocated once per 
 
 MEASURES = ("leaks", "trampled", "kills", "boss_kills", "panic", "battle_reached",
             *(f"panic_b{b}" for b in range(1, N_BATTLES + 1)),
+            *(f"leaks_b{b}" for b in range(1, N_BATTLES + 1)),
+            *(f"trampled_b{b}" for b in range(1, N_BATTLES + 1)),
             "poison_kills", "carnage_kills", "spy_kills", "favors_played")
 PER_BATTLE = ("panic_b", "leaks_b", "trampled_b")
 PER_SEAT = ("vp", "gp", "towers", "level", "seat_kills")
@@ -178,6 +182,14 @@ class TerminusBreach(Game):
                     cols[f"{name}_{s}"] = v[:, s]
             else:
                 cols[name] = v
+        # race and class of the VP winner (the lowest tied seat when the win is shared)
+        seat = records["vp_winner"].astype(np.int64)
+        rows = np.arange(len(records))
+        for name, label, cats in (("race", "winner_race", races),
+                                  ("klass", "winner_class", classes)):
+            codes = records[name][rows, np.maximum(seat, 0)].astype(np.int64)
+            codes = np.where((seat < 0) | (codes < 0), len(cats) - 1, codes)
+            cols[label] = pd.Categorical.from_codes(codes, categories=cats)
         return pd.DataFrame(cols)
 
 

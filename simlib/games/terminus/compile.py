@@ -355,6 +355,7 @@ def compile_settings(values: dict[str, Any]) -> tuple:
     cfg[engine.CFG_SANCTIONS] = SANCTION_COPIES
     cfg[engine.CFG_CHECK] = 1 if values["check_invariants"] else 0
     cfg[engine.CFG_SHARED_TIE] = 1
+    cfg[engine.CFG_LINEUP] = 1 if values["lineup"] == "random" else 0
     mods = parse_draw_modifier(values["draw_modifier"])
     tax = list(TAX)
     tax[4] = values["tax_battle5"]

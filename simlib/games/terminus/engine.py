@@ -102,7 +102,8 @@ CFG_LEVEL_VP = 36  # 36..38
 CFG_SLOW_DOWN = 39  # 39..43
 CFG_SLOW_SET = 44  # 44..48
 CFG_CHEAP = 49  # 49..52: cheapest tower price per race
-CFG_N = 53
+CFG_LINEUP = 53  # 0: races and classes as set; 1: dealt at random each game
+CFG_N = 54
 
 OUTCOME_NAMES = ("victory", "retreat")
 N_COUNTERS = 7
@@ -498,9 +499,21 @@ def setup_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, rng
     for k in range(3):
         gs[GSC.SANC + k] = cfg[CFG_SANCTIONS]
     share = cfg[CFG_ALLOWANCE] // n  # TB-049..052
+    left = 15  # races not yet dealt (bit mask), for a random lineup
     for s in range(n):
-        pl[s, PLC.RACE] = seats[s, 0]
-        pl[s, PLC.CLASS] = seats[s, 1]
+        if cfg[CFG_LINEUP] != 0:
+            k = randint_nb(4 - s, rng)  # the k-th race still free, then a class
+            for r in range(4):
+                if (left >> r) & 1:
+                    if k == 0:
+                        pl[s, PLC.RACE] = r
+                        left &= ~(1 << r)
+                        break
+                    k -= 1
+            pl[s, PLC.CLASS] = randint_nb(3, rng)
+        else:
+            pl[s, PLC.RACE] = seats[s, 0]
+            pl[s, PLC.CLASS] = seats[s, 1]
         pl[s, PLC.GP] = share
         pl[s, PLC.REDRAW_BATTLE] = 0
     first = initiative_nb(gs, n, rng)

@@ -28,6 +28,9 @@ SETTINGS = (
     *(Setting(f"class{s}", str, DEFAULT_CLASSES[s], f"class of seat {s}", choices=CLASS_NAMES)
       for s in range(MAX_PLAYERS)),
     Setting("distinct_races", bool, True, "each race at most once per game (TB-041)"),
+    Setting("lineup", str, "fixed", "'fixed': the race and class settings above; 'random': "
+            "each game deals distinct races and random classes to the seats",
+            choices=("fixed", "random")),
     Setting("draw_modifier", str, "2,2,4,4,6", "Draw modifier per Battle, five comma-separated "
             "integers (TB-079..084; alternatives 2,4,6,8,10 or 1,2,3,4,5)"),
     Setting("tax_battle5", int, TAX[4], "Tax Collector GP in Battle 5 (printed 400, TB-143)",
@@ -70,7 +73,8 @@ def validate(values: dict[str, Any]) -> None:
     parse_draw_modifier(values["draw_modifier"])
     n = values["players"]
     races = [values[f"race{s}"] for s in range(n)]
-    if values["distinct_races"] and len(set(races)) != len(races):
+    if values["lineup"] == "fixed" and values["distinct_races"] and \
+            len(set(races)) != len(races):
         dup = next(r for r in races if races.count(r) > 1)
         raise SimlibInputError(
             f"setting 'race{races.index(dup, races.index(dup) + 1)}': '{dup}' is already "
