@@ -246,8 +246,9 @@ def test_heavy_ground_never_targets_flyers_air_ground_does():
 
 def test_damage_rate_and_kill_to_the_shooter():
     # TB-012 TB-013 TB-091 TB-092 TB-096 TB-097 TB-017: a Ballista (level 2) fires its 2
-    # shots of 3 damage; a kill goes face-up to the shooter's Dead Drakka area
-    st = empty(race0="humans", race1="dwarves")
+    # shots of 3 damage; a kill goes face-up to the shooter's Dead Drakka area (the greedy
+    # killer bot shoots the Drakka it can kill first)
+    st = empty(race0="humans", race1="dwarves", bot_name="killer")
     s = site_near(st, 12)
     tower(st, 0, s, LINE.AIR_GROUND, level=2)
     d = drakka(st, 12, tough=100)

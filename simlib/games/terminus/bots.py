@@ -54,7 +54,7 @@ PARAM_BOUNDS = {
     "vp_buy": (0.0, 1.0), "sabotage": (0.0, 1.0), "heavy": (0.0, 10.0),
 }
 BOTS = {
-    "builder": (0, (1.0, 0.2, 0.0, 1.5, 1.0, 0.1, 0.1, 0.0, 1.0),
+    "builder": (0, (1.0, 0.0, 0.0, 1.5, 1.0, 0.1, 0.1, 0.0, 1.0),
                 "upgrades before building, builds Holy towers and blesses the best towers"),
     "killer": (1, (0.4, 1.0, 0.0, 0.5, 0.0, 0.0, 0.3, 0.0, 1.0),
                "greedy bounty killer: shoots what it can kill for the richest Bounty"),
@@ -79,6 +79,7 @@ def target_nb(dk, occ, near, cover, sdist, s, rng, fly_ok, dmg, path_len, tough_
     greed = bp[P_GREED]
     rmax = cover.shape[1] - 1
     n = cover[s, rng] if rng < rmax else path_len
+    fast = greed <= 0.0 and front > 0.0  # the first legal Drakka, front-most, wins
     for k in range(n):
         q = near[s, rng, k] if rng < rmax else path_len - 1 - k
         if rng >= rmax and sdist[s, q] > rng:
@@ -87,6 +88,8 @@ def target_nb(dk, occ, near, cover, sdist, s, rng, fly_ok, dmg, path_len, tough_
             d = occ[row, q]
             if d < 0 or (row == 1 and d == occ[0, q]) or not legal_target_nb(dk, d, fly_ok):
                 continue
+            if fast:
+                return d
             score = front * (q + 1) / path_len
             if greed > 0.0 and is_dead_nb(dk[d, DKC.DMG] + dmg, dk[d, DKC.TOUGH], tough_rule):
                 score += greed * (0.5 + dk[d, DKC.BOUNTY] / 100.0)

@@ -29,6 +29,7 @@ from simlib.games.terminus.state import (
     DKC,
     GSC,
     IMP,
+    KLOG_MAX,
     LINE,
     MAX_BLESS,
     MAX_EXTRA_WAVES,
@@ -887,11 +888,19 @@ def collect_nb(dk, pl, gs, seat):
         pl[seat, PLC.PETITIONS_GAINED] += 1
         return 0
     gp = 0
-    for d in range(gs[GSC.N_DRAKKA]):
-        if dk[d, DKC.WHERE] == WHERE.DEAD and dk[d, DKC.KILLER] == seat and \
-                dk[d, DKC.FACEUP] != 0:
-            gp += dk[d, DKC.BOUNTY]
-            dk[d, DKC.FACEUP] = 0
+    n = gs[GSC.KLOG_N]
+    if n <= KLOG_MAX:  # the Wave's face-up kills are all in the log
+        for k in range(n):
+            d = gs[GSC.KLOG + k]
+            if dk[d, DKC.KILLER] == seat and dk[d, DKC.FACEUP] != 0:
+                gp += dk[d, DKC.BOUNTY]
+                dk[d, DKC.FACEUP] = 0
+    else:
+        for d in range(gs[GSC.N_DRAKKA]):
+            if dk[d, DKC.WHERE] == WHERE.DEAD and dk[d, DKC.KILLER] == seat and \
+                    dk[d, DKC.FACEUP] != 0:
+                gp += dk[d, DKC.BOUNTY]
+                dk[d, DKC.FACEUP] = 0
     pl[seat, PLC.GP] += gp
     pl[seat, PLC.BOUNTY_GP] += gp
     return gp
@@ -1142,8 +1151,25 @@ def winners_nb(pl, n):
 
 
 @njit(_nrt=False)  # no array is created: no reference counting (see state.py)
-def end_wave_nb(tw, pl, gs, n_sites):
+def end_wave_nb(dk, tw, pl, gs, n_sites):
     """Per-Wave markers end: kills this Wave, Favor bought, tower sold, Sabotage."""
+    # the kill log keeps the face-up cards not yet collected (a crystal's Carnage after
+    # its caster's Resolve): they pay in the next Resolve, as a scan of every card would
+    n = gs[GSC.KLOG_N]
+    k = 0
+    if n <= KLOG_MAX:
+        for j in range(n):
+            d = gs[GSC.KLOG + j]
+            if dk[d, DKC.WHERE] == WHERE.DEAD and dk[d, DKC.FACEUP] != 0:
+                gs[GSC.KLOG + k] = d
+                k += 1
+    else:
+        for d in range(gs[GSC.N_DRAKKA]):
+            if dk[d, DKC.WHERE] == WHERE.DEAD and dk[d, DKC.FACEUP] != 0:
+                if k < KLOG_MAX:
+                    gs[GSC.KLOG + k] = d
+                k += 1
+    gs[GSC.KLOG_N] = k
     for s in range(gs[GSC.N_PLAYERS]):
         pl[s, PLC.KILLED_WAVE] = 0
         pl[s, PLC.BOUGHT_WAVE] = 0
@@ -1192,7 +1218,7 @@ def play_wave_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, draw, bot_i
     defend_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng)
     resolve_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng)
     develop_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng)
-    end_wave_nb(tw, pl, gs, cfg[CFG_SITES])
+    end_wave_nb(dk, tw, pl, gs, cfg[CFG_SITES])
     if cfg[CFG_CHECK] != 0:
         check_invariants_nb(dk, occ, tw, bl, pl, gs, params)
 

@@ -19,7 +19,7 @@ and waits off the path rather than being trampled (TB-089).
 from __future__ import annotations
 
 from simlib.core.jit import njit
-from simlib.games.terminus.state import DKC, GSC, PLC, WHERE
+from simlib.games.terminus.state import DKC, GSC, KLOG_MAX, PLC, WHERE
 
 MOVED = 0
 LEAKED = 1
@@ -91,6 +91,11 @@ def kill_nb(dk, occ, pl, gs, d, seat, faceup):
     gs[GSC.KILLS] += 1
     if dk[d, DKC.BOSS] != 0:
         gs[GSC.BOSS_KILLS] += 1
+    if seat >= 0 and faceup != 0:
+        k = gs[GSC.KLOG_N]
+        if k < KLOG_MAX:
+            gs[GSC.KLOG + k] = d
+        gs[GSC.KLOG_N] = k + 1
     if seat >= 0:
         pl[seat, PLC.KILLED_WAVE] += 1
         pl[seat, PLC.KILLS] += 1

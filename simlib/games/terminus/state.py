@@ -14,7 +14,8 @@ A game's state is a handful of int arrays allocated once per block of games
 - ``hand`` int32 (MAX_PLAYERS, MAX_HAND, 2): Imperial cards held (card, Wave gained).
 - ``fdeck`` int32 (2, MAX_FDECK): the Favor draw pile (row 0) and discard pile (row 1).
 - ``deck`` int32 (MAX_DECK,): the current Battle's deck in draw order (``dk`` rows).
-- ``gs`` int64 (GS.N,): Battle, Wave, panic, pointers, flags and the tallies.
+- ``gs`` int64 (GS.N,): Battle, Wave, panic, pointers, flags, the tallies and the log of
+  this Wave's face-up kills (so the Resolve phase need not scan every card).
 - ``scr`` int64 (SCR_N, MAX_SITES + MAX_PATH): scratch rows for bots and phases.
 
 Path squares are numbered from the entrance (0) to the square next to the breach
@@ -50,6 +51,7 @@ N_CLASSES = 3
 N_LINES = 3
 SCR_N = 4
 MAX_EXTRA_WAVES = 64  # clear-the-board waves after Battle 5 (TB-214); every Drakka moves
+KLOG_MAX = 64  # face-up kills logged per Wave (more are found by a scan)
 
 
 class Where(NamedTuple):
@@ -284,7 +286,9 @@ class GS(NamedTuple):
     LEAKS_B: int = 37  # 37..41
     TRAMPLED_B: int = 42  # 42..46
     FIRST_LEAK_WAVE: int = 47
-    N: int = 48
+    KLOG_N: int = 48  # entries in the kill log of this Wave
+    KLOG: int = 49  # 49..112: dk rows killed this Wave with Bounty due (face-up cards)
+    N: int = 113
 
 
 WHERE_NAMES = ("unused", "deck", "path", "leaked", "trampled", "dead", "grave", "box", "waiting")
