@@ -1043,3 +1043,31 @@ def test_develop_active_player_first():
         engine.develop_phase_nb(st.dk, st.occ, st.tw, st.bl, st.pl, st.hand, st.fdeck, st.gs,
                                 st.params, st.bot_id, st.bp, st.rng)
         assert st.tw[spots[0], TWC.ALIVE] == 1 and st.tw[spots[0], TWC.OWNER] == active
+
+
+def test_bounty_paid_once_even_past_the_kill_log():
+    # TB-099: more face-up kills in a Wave than the kill log holds are still all paid, once
+    from simlib.games.terminus.state import KLOG_MAX
+
+    st = empty()
+    n = 0
+    for d in range(int(st.gs[GSC.N_DRAKKA]) - 5):
+        if st.dk[d, DKC.WHERE] == WHERE.UNUSED and n < KLOG_MAX + 6:
+            st.dk[d, DKC.BOUNTY] = 2
+            engine.kill_nb(st.dk, st.occ, st.pl, st.gs, d, 0, 1)
+            n += 1
+    assert n == KLOG_MAX + 6 and st.gs[GSC.KLOG_N] == n
+    gp = st.pl[0, PLC.GP]
+    engine.collect_nb(st.dk, st.pl, st.gs, 0)
+    assert st.pl[0, PLC.GP] == gp + 2 * n
+    engine.collect_nb(st.dk, st.pl, st.gs, 0)
+    assert st.pl[0, PLC.GP] == gp + 2 * n
+    # a kill after its owner's Resolve stays face-up and pays in the next Wave's Resolve
+    late = [d for d in range(int(st.gs[GSC.N_DRAKKA]) - 5)
+            if st.dk[d, DKC.WHERE] == WHERE.UNUSED][0]
+    st.dk[late, DKC.BOUNTY] = 9
+    engine.kill_nb(st.dk, st.occ, st.pl, st.gs, late, 0, 1)
+    engine.end_wave_nb(st.dk, st.tw, st.pl, st.gs, 18)
+    st.pl[0, PLC.KILLED_WAVE] = 1
+    engine.collect_nb(st.dk, st.pl, st.gs, 0)
+    assert st.pl[0, PLC.GP] == gp + 2 * n + 9
