@@ -156,8 +156,13 @@ class TerminusBreach(Game):
     def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
         """Records -> one row per playthrough.
 
-        Records -> one row per playthrough; per-Battle and per-seat arrays are spread into columns
-        (``panic_b1`` .., ``race_0`` .., ``vp_0`` ..), empty seats are ``none`` / -1.
+        ``rounds`` counts the Waves played; ``battle_reached`` / ``wave_reached`` say where
+        the game ended (``wave_reached`` 4 and up are the clear-the-board Waves after
+        Battle 5); ``panic_b1..5`` is the panic after each Battle (-1: not reached);
+        ``leaks_b*`` / ``trampled_b*`` count per Battle where Drakka got through or were
+        trampled; ``winner_race`` / ``winner_class`` belong to the VP winner. Per-Battle and
+        per-seat arrays are spread into columns (``panic_b1`` .., ``race_0`` .., ``vp_0``
+        ..); empty seats are ``none`` / -1.
         """
         cols: dict[str, Any] = {}
         races = [*RACE_NAMES, "none"]

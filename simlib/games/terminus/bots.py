@@ -9,7 +9,8 @@ Drakka nearest the breach and spends on defence) while chasing its own VPs in it
 - ``petitioner``: buys a Favor every Wave it can, trades Petitions, plays every Imperial
   card (Spy for networks, Tax Collector for war chests).
 - ``builder``: upgrades before building, builds Holy towers and places blessings on the
-  table's best towers, takes Renovate and Invocation.
+  table's best towers, takes Renovate and Invocation; it always shoots the Drakka nearest
+  the breach (``greed`` 0).
 
 Functions take the state arrays they read, then params, then ``bp``; they return choices
 and write nothing unless they say so.
