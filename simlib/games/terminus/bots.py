@@ -117,14 +117,17 @@ def tower_value_nb(lv, cov, race, line, level):
 
 
 @njit(_nrt=False)  # no array is created: no reference counting (see state.py)
-def develop_choice_nb(tw, pl, worth, bcost, lv, nlv, copies, n_sites, seat, cheapest, bp):
+def develop_choice_nb(tw, pl, worth, bcost, min_build, lv, nlv, copies, n_sites, seat,
+                      cheapest, bp):
     """Best single Develop action for ``seat``: ``(kind, site, line)``.
 
     kind 0: nothing worth its GP; 1: build ``line`` on ``site``; 2: upgrade ``site``.
     Value per GP: a build is worth ``worth`` (damage x rate x squares covered, see
     ``compile.worth_table``; Heavy Ground weighted by ``heavy``, Holy by ``holy``) over its
     cost ``bcost`` (-1: not allowed there); an upgrade its gain, times 1 + ``upgrade``.
-    ``cheapest``: the race's cheapest price, below which nothing is looked at.
+    ``cheapest``: the race's cheapest price, below which nothing is looked at;
+    ``min_build[race, line]``: the cheapest site to build that line on (whether one is free
+    is not checked, so the bound only skips scans that could find nothing affordable).
     """
     race = pl[seat, PLC.RACE]
     gp = pl[seat, PLC.GP] - int(bp[P_RESERVE])
@@ -137,6 +140,7 @@ def develop_choice_nb(tw, pl, worth, bcost, lv, nlv, copies, n_sites, seat, chea
     own0 = 0
     own1 = 0
     own2 = 0
+    low = 1 << 30  # the lowest price of anything this seat could do: if above its GP, stop
     for s in range(n_sites):
         if tw[s, TWC.ALIVE] != 0 and tw[s, TWC.OWNER] == seat:
             li = tw[s, TWC.LINE]
@@ -146,6 +150,15 @@ def develop_choice_nb(tw, pl, worth, bcost, lv, nlv, copies, n_sites, seat, chea
                 own1 += 1
             else:
                 own2 += 1
+            k = tw[s, TWC.LEVEL]
+            if k < nlv[race, li] and lv[race, li, k, TSC.COST] < low:
+                low = lv[race, li, k, TSC.COST]
+    for li in range(3):
+        own = own0 if li == 0 else (own1 if li == 1 else own2)
+        if own < copies[race, li] and min_build[race, li] < low:
+            low = min_build[race, li]
+    if gp < low:
+        return best_kind, best_site, best_line
     up = 1.0 + bp[P_UPGRADE]
     wl1 = bp[P_HEAVY]
     wl2 = bp[P_HOLY]

@@ -375,6 +375,12 @@ def compile_settings(values: dict[str, Any]) -> tuple:
         cfg[engine.CFG_SLOW_DOWN + v] = down[v]
         cfg[engine.CFG_SLOW_SET + v] = keep[v]
     worth, bcost = worth_table(a, values["human_clear_fee"])
+    min_build = np.full((4, 3), 1 << 30, np.int32)
+    for r in range(4):
+        for li in range(3):
+            allowed = bcost[r, li][bcost[r, li] >= 0]
+            if allowed.size:
+                min_build[r, li] = allowed.min()
     for r in range(4):
         cfg[engine.CFG_CHEAP + r] = min(int(a["lv"][r, li, k, TSC.COST]) for li in range(3)
                                         for k in range(a["nlv"][r, li]))
@@ -385,7 +391,8 @@ def compile_settings(values: dict[str, Any]) -> tuple:
     slow_down = np.array(down, np.int32)
     return (cfg, a["near"], a["sites"], a["sdist"], a["cover"], a["lv"], a["nlv"],
             a["copies"], a["bless"], a["cards"], a["decks"], a["deck_len"], a["boss_card"],
-            a["boss_d20"], a["favors"], a["cls"], a["crystals"], seats, slow_down, worth, bcost)
+            a["boss_d20"], a["favors"], a["cls"], a["crystals"], seats, slow_down, worth, bcost,
+            min_build)
 
 
 def worth_table(a: dict[str, Any], clear_fee: int) -> tuple[np.ndarray, np.ndarray]:

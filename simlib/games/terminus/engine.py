@@ -58,7 +58,8 @@ from simlib.games.terminus.towers import (
 
 # --- compiled settings: the tuple ``params`` --------------------------------------------
 # params = (cfg, near, sites, sdist, cover, lv, nlv, copies, bless, cards, decks, deck_len,
-#           boss_card, boss_d20, favors, cls, crystals, seats, slow_down, worth, bcost)
+#           boss_card, boss_d20, favors, cls, crystals, seats, slow_down, worth, bcost,
+#           min_build)
 #   cfg      int64 (CFG_N,)             scalar settings and printed tables, slots below
 #   near     int32 (MAX_SITES, 16, MAX_PATH) path squares within range r of each site,
 #                                       front-most first (``cover[s, r]`` of them)
@@ -75,8 +76,8 @@ from simlib.games.terminus.towers import (
 #   cls      int32 (3, 10), crystals int32 (3, 3, 3)  class level charts
 #   seats    int32 (MAX_PLAYERS, 2)     race and class of each seat
 #   slow_down int32 (5,)                Slow token after use, by value (TB-187/189)
-#   worth    float64 (4, 3, MAX_LEVEL, MAX_SITES), bcost int32 (4, 3, MAX_SITES): the
-#            Develop bots' static tables (``compile.worth_table``)
+#   worth    float64 (4, 3, MAX_LEVEL, MAX_SITES), bcost int32 (4, 3, MAX_SITES),
+#   min_build int32 (4, 3): the Develop bots' static tables (``compile.worth_table``)
 CFG_PLAYERS = 0
 CFG_PATH_LEN = 1
 CFG_SITES = 2
@@ -329,8 +330,9 @@ def progress_nb(tw, pl, cfg, cls, n_sites, seat):
     v = (cls[c, 0] * pl[seat, PLC.KILLS] + cls[c, 1] * (pl[seat, PLC.BOUNTY_GP] // 10)
          + cls[c, 2] * pl[seat, PLC.PETITIONS_GAINED] + cls[c, 3] * pl[seat, PLC.FAVORS_GAINED]
          + cls[c, 4] * tier_nb(pl[seat, PLC.SPY_PLAYED], cfg)
-         + cls[c, 5] * tier_nb(pl[seat, PLC.TAX_PLAYED], cfg)
-         + cls[c, 6] * tower_levels_nb(tw, n_sites, seat))
+         + cls[c, 5] * tier_nb(pl[seat, PLC.TAX_PLAYED], cfg))
+    if cls[c, 6] != 0:
+        v += cls[c, 6] * tower_levels_nb(tw, n_sites, seat)
     return v
 
 
@@ -608,8 +610,8 @@ def setup_build_nb(tw, bl, pl, gs, params, seat, later, bp):
     n_sites = cfg[CFG_SITES]
     keep = 25 * later
     pl[seat, PLC.GP] -= keep
-    kind, site, line = bots.develop_choice_nb(tw, pl, params[19], params[20], lv, nlv, copies,
-                                              n_sites, seat,
+    kind, site, line = bots.develop_choice_nb(tw, pl, params[19], params[20], params[21], lv,
+                                              nlv, copies, n_sites, seat,
                                               cfg[CFG_CHEAP + pl[seat, PLC.RACE]], bp)
     if kind == 1:
         do_build_nb(tw, bl, pl, gs, params, seat, line, site)
@@ -1037,7 +1039,7 @@ def develop_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, r
                 add_blessing_nb(bl, -1, t, pl[seat, PLC.RACE])  # TB-159
         for _ in range(32):
             kind, site, line = bots.develop_choice_nb(
-                tw, pl, params[19], params[20], lv, nlv, copies, n_sites, seat,
+                tw, pl, params[19], params[20], params[21], lv, nlv, copies, n_sites, seat,
                 cfg[CFG_CHEAP + pl[seat, PLC.RACE]], bp)
             if kind == 0:
                 break
