@@ -68,3 +68,18 @@ def test_frame_columns(reference):
     # the VP winner has the most VP
     vp = df[["vp_0", "vp_1", "vp_2"]].to_numpy()
     assert (vp[np.arange(len(df)), df["vp_winner"].to_numpy()] == vp.max(1)).all()
+
+
+def test_dask_local_cluster_gives_the_same_rows(reference):
+    distributed = pytest.importorskip("dask.distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster, set_as_default=False)
+    try:
+        res = simlib.run("terminus", preset="heroic", settings=SETTINGS, bot="petitioner",
+                         games=N, seed=SEED, backend="dask", scheduler=client, chunk_size=111,
+                         progress=False)
+        pd.testing.assert_frame_equal(res.df, reference.df)
+    finally:
+        client.close()
+        cluster.close()
