@@ -10,7 +10,9 @@ from nbclient import NotebookClient
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("name", ["subterra_difficulty.ipynb", "terralore_cards.ipynb"])
+@pytest.mark.parametrize(
+    "name", ["subterra_difficulty.ipynb", "terralore_cards.ipynb", "terminus_balance.ipynb"]
+)
 def test_notebook_executes(name, tmp_path, monkeypatch):
     monkeypatch.setenv("SIMLIB_NOTEBOOK_GAMES", "1000")
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel draws inline

@@ -11,6 +11,7 @@ __all__ = ["get_game", "game_names", "register"]
 
 _LAZY = {
     "subterra": ("simlib.games.subterra", "GAME"),
+    "terminus": ("simlib.games.terminus", "GAME"),
     "terralore": ("simlib.games.terralore", "GAME"),
 }
 _LOADED: dict[str, Game] = {}

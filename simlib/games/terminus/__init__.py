@@ -1,0 +1,201 @@
+"""Terminus Breach TD: the co-operative tower defence, played rule by rule.
+
+Sources: ``rules/terminus-breach-td.txt`` and the Terminus part of ``RULINGS.md``.
+
+Module layout: ``state.py`` (array layouts), ``move.py`` (the Drakka advance-and-draw
+kernels), ``towers.py`` (tower rules), ``engine.py`` (phases, Imperial cards, bosses,
+the Lull, the batch kernel), ``bots.py`` (scripted players), ``compile.py`` (content
+tables -> arrays), ``settings.py`` (settings and presets), ``data/default.toml``
+(illustrative content: maps, tower lines, blessings, Drakka decks, bosses, class charts).
+
+Readings of the checklist's open items (``shared/rules/terminus-checklist.md``)
+--------------------------------------------------------------------------------
+- TB-004: a Battle has 3 Waves (ruling).
+- TB-025: a Treefolk Holy tower built in the Develop phase of Wave N blesses from Wave
+  N+2 (setting ``treefolk_holy_delay``, default 2).
+- TB-026: the Human clearing fee is a flat 25 GP (setting ``human_clear_fee``).
+- TB-030: Toughness works like hit points: damage >= Toughness kills (setting
+  ``toughness_rule``: 'reach' / 'exceed').
+- TB-037: GP and VP are exact integers; counter denominations are cosmetic.
+- TB-038: Panic starts at 0 (setting ``start_panic``).
+- TB-041: each race at most once per game (setting ``distinct_races``). Setting
+  ``lineup = "random"`` deals distinct races and random classes to the seats each game
+  (from the game's own random stream), for race and class balance studies.
+- TB-047: the class tactics name what each class's level chart counts (data
+  ``classes.*.weights``) and what the bots of that class gain from.
+- TB-054: only the players tied for the highest initiative roll roll again.
+- TB-063: the initiative winner is active in Wave 1; the role passes one seat clockwise
+  each Wave; after the re-rolls at Lull 2 and 4 the new winner is active next.
+- TB-073: a Drakka with no open square within its Speed stays where it is.
+- TB-076: poison is dealt at the start of a Drakka's move; a Drakka it kills does not move.
+- TB-077: a poison kill goes to the player whose tower placed or last raised the token,
+  with Bounty (setting ``poison_kill``: 'poisoner' / 'nobody').
+- TB-084: Draw modifier 2,2,4,4,6 (setting ``draw_modifier``, any five integers).
+- TB-088: a short deck draws what is left.
+- TB-089: a boss enters like a drawn Drakka but stops only on an empty square; with none
+  it waits off the path and tries again at the next Draw phase, never trampled; a boss
+  still waiting at the Lull goes back to the box with the undrawn deck.
+- TB-092: a tower fires every shot its Rate allows while a legal target is left.
+- TB-098: damage beyond a kill is lost; later shots pick new targets.
+- TB-101: a Petition comes only when the player killed nothing this Wave (an Execute
+  counts as a kill: no Bounty and no Petition).
+- TB-107: the trade rows are taken as printed (2 -> 1 Favor, 3 -> 3, 5 -> 5, 5 -> 1
+  Sanction).
+- TB-110: one tower per site.
+- TB-112: GP is the only limit on builds and upgrades in a Develop phase.
+- TB-114: a tower's current value is its level's printed Cost (setting ``sell_value``:
+  'cost' / 'paid').
+- TB-115: selling a tower removes the blessings on it and, for a Holy tower, those it gave.
+- TB-118: a Favor is bought in the buyer's part of the Resolve phase, once per Wave.
+- TB-119: Favors (bought, traded or from crystals) are drawn blind from a shuffled Favor
+  deck (data ``favors``), the discards reshuffled when it runs out.
+- TB-123: a played Sanction returns to the supply of 2 per kind.
+- TB-124: windows: Tax Collector in the Resolve phase; Carnage, Spy, Combust and Falconry
+  as the player's Defend turn starts; Apathy at the end of the Develop phase (for the next
+  Advance); Renovate and Invocation in the Develop phase. Sabotage is played on a rival's
+  tower that could fire, as that rival's Defend turn starts (a declared shot never fires).
+- TB-128: an executed Drakka counts as a kill (Kills and the Lull's 1 VP), with no Bounty.
+- TB-137, TB-147: Spy and Tax Collector cards count over the whole game; at every Lull
+  the highest tier reached pays its single reward (10/15/20 VP, 150/250/400 GP).
+- TB-143: a Battle-5 Tax Collector pays 400 GP (setting ``tax_battle5``).
+- TB-151: Combust and Falconry go on one of the player's own towers, the Combust bonus by
+  that tower's race; Renovate (bots: their own tower) may name any tower.
+- TB-154: Apathy sets the Speed to 1 whatever the Slow token, which is still downgraded.
+- TB-157: a Carnage kill pays Bounty and counts as a kill.
+- TB-164: bosses by Battle in the order of the Spy & Carnage table (data ``bosses``).
+- TB-165: a boss follows the Drakka rules otherwise (shot, poisoned, slowed,
+  leap-frogged, raises panic by its Threat).
+- TB-171: a crystal Carnage of any size deals a boss its full Carnage damage.
+- TB-173: Fear halves the Damage after blessings and Combust; a 0-damage shot is still
+  fired.
+- TB-177: boss d20 results (data) put Fear / Petrify tokens on the N shooting towers
+  nearest the boss.
+- TB-182: a hit from a tower with a poison_up blessing raises a Poison token one step.
+- TB-184: Poison never wears off and is dealt once per Advance phase.
+- TB-189: Slow ladder 4 -> 3 -> 2 -> 1 -> off; a new hit sets the token to the hit's value
+  if higher (setting ``slow_ladder``: '4321' / '421').
+- TB-196: crystal Favors wait a Wave like any card; crystal Renovate and Carnage resolve
+  at once.
+- TB-197: characters start at level 0 and top out at 3; thresholds are class data.
+- TB-208: Drakka still on the path at a Lull stay there, damage and tokens included.
+- TB-211: after Battle 5 only the step-1 tally is done, as the final scoring.
+- TB-214: after Battle 5, Waves without a Draw are played until the path is clear; the
+  table wins if the panic stays under the limit (setting ``clear_board``).
+- TB-218: character-level VP are not cumulative (75 at level 3).
+- TB-219: a retreat still tallies the Battle cut short before the level VP.
+- TB-222: players tied on VP and GP share the win (``shared_win``; ``vp_winner`` is the
+  lowest tied seat).
+
+Other readings: the bots never sell towers (selling is implemented and tested, TB-113);
+a Carnage covers 3 consecutive path squares (always side-connected, TB-230); a setup
+build keeps 25 GP for each of the seat's later setup builds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simlib.core.game import Bot, Game
+from simlib.games.terminus import bots as _bots
+from simlib.games.terminus import compile as _compile
+from simlib.games.terminus import engine as _engine
+from simlib.games.terminus import settings as _settings
+from simlib.games.terminus.state import CLASS_NAMES, MAX_PLAYERS, N_BATTLES, RACE_NAMES
+
+__all__ = ["GAME", "TerminusBreach"]
+
+BLOCK = 64  # games per block inside the batch kernel (state allocated once per block)
+
+MEASURES = ("leaks", "trampled", "kills", "boss_kills", "panic", "battle_reached",
+            *(f"panic_b{b}" for b in range(1, N_BATTLES + 1)),
+            *(f"leaks_b{b}" for b in range(1, N_BATTLES + 1)),
+            *(f"trampled_b{b}" for b in range(1, N_BATTLES + 1)),
+            "poison_kills", "carnage_kills", "spy_kills", "favors_played")
+PER_BATTLE = ("panic_b", "leaks_b", "trampled_b")
+PER_SEAT = ("vp", "gp", "towers", "level", "seat_kills")
+
+
+class TerminusBreach(Game):
+    """The Terminus Breach TD game spec (see the module docstring for the readings)."""
+
+    name = "terminus"
+    title = "Terminus Breach TD"
+    engine_version = "1"
+    settings = _settings.SETTINGS
+    presets = _settings.PRESETS
+    default_preset = "normal"
+    bots = tuple(
+        Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults, strict=True)),
+            dict(_bots.PARAM_HELP), dict(_bots.PARAM_BOUNDS))
+        for name, (bid, defaults, desc) in _bots.BOTS.items()
+    )
+    default_bot = "builder"
+    outcomes = _engine.OUTCOME_NAMES
+    leave_columns = ()
+    measure_columns = MEASURES
+
+    def validate(self, values: dict[str, Any]) -> None:
+        """Check settings against each other and the content tables."""
+        _settings.validate(values)
+
+    def compile(self, values: dict[str, Any]) -> tuple:
+        """Resolved settings -> the kernel's ``params`` tuple."""
+        return _compile.compile_settings(values)
+
+    def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
+        """Play games ``start .. start+count-1`` and return their records."""
+        out = np.zeros(count, dtype=_engine.record_dt)
+        bp = np.ascontiguousarray(bot_params, dtype=np.float64)
+        _engine.play_batch_nb(compiled, int(bot_id), bp, np.uint64(seed), int(start), out,
+                              BLOCK)
+        return out
+
+    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
+        """Records -> one row per playthrough.
+
+        ``rounds`` counts the Waves played; ``battle_reached`` / ``wave_reached`` say where
+        the game ended (``wave_reached`` 4 and up are the clear-the-board Waves after
+        Battle 5); ``panic_b1..5`` is the panic after each Battle (-1: not reached);
+        ``leaks_b*`` / ``trampled_b*`` count per Battle where Drakka got through or were
+        trampled; ``winner_race`` / ``winner_class`` belong to the VP winner. Per-Battle and
+        per-seat arrays are spread into columns (``panic_b1`` .., ``race_0`` .., ``vp_0``
+        ..); empty seats are ``none`` / -1.
+        """
+        cols: dict[str, Any] = {}
+        races = [*RACE_NAMES, "none"]
+        classes = [*CLASS_NAMES, "none"]
+        for name in records.dtype.names or ():
+            v = records[name]
+            if name == "outcome":
+                cols[name] = pd.Categorical.from_codes(v.astype(np.int64),
+                                                       categories=list(self.outcomes))
+            elif name in PER_BATTLE:
+                for b in range(N_BATTLES):
+                    cols[f"{name}{b + 1}"] = v[:, b]
+            elif name in ("race", "klass"):
+                cats = races if name == "race" else classes
+                label = "race" if name == "race" else "class"
+                for s in range(MAX_PLAYERS):
+                    codes = v[:, s].astype(np.int64)
+                    codes = np.where(codes < 0, len(cats) - 1, codes)
+                    cols[f"{label}_{s}"] = pd.Categorical.from_codes(codes, categories=cats)
+            elif name in PER_SEAT:
+                for s in range(MAX_PLAYERS):
+                    cols[f"{name}_{s}"] = v[:, s]
+            else:
+                cols[name] = v
+        # race and class of the VP winner (the lowest tied seat when the win is shared)
+        seat = records["vp_winner"].astype(np.int64)
+        rows = np.arange(len(records))
+        for name, label, cats in (("race", "winner_race", races),
+                                  ("klass", "winner_class", classes)):
+            codes = records[name][rows, np.maximum(seat, 0)].astype(np.int64)
+            codes = np.where((seat < 0) | (codes < 0), len(cats) - 1, codes)
+            cols[label] = pd.Categorical.from_codes(codes, categories=cats)
+        return pd.DataFrame(cols)
+
+
+GAME = TerminusBreach()
