@@ -13,6 +13,8 @@ game registry. What exists:
 - :mod:`~simlib.games.terraria.state`: array layouts and constants;
 - :mod:`~simlib.games.terraria.movement`: steps with gravity, falls and fall damage,
   stacks, rope, platforms, digging and chopping (see its docstring for the geometry);
+- :mod:`~simlib.games.terraria.sight`: line of sight between squares (``sees_nb``) and the
+  ranges that reach from one square to another (``reach_nb``);
 
 - ``data/weapons.toml``, ``data/armor.toml``, ``data/bestiary.toml``: illustrative
   content tables (the rulebook prints almost none of it; each file quotes what it does
@@ -71,6 +73,20 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
   ceiling of the character's square and of its left and right neighbours).
 - TR-227 / TR-231 (open): a rope hangs down to the first full or half block; moving
   along it costs 1 action point per 2 squares rounded up.
+- TR-266 / TR-270 (open): line of sight is exact geometry. A square is a unit square; a
+  piece sees another when a segment from a corner of its square to a corner of the other's
+  has no point inside the union of blocking regions: full blocks, the lower half of half
+  blocks, and squares under a house (``FEAT.HOUSE``, TR-246). Touching a corner or running
+  along an outer face does not block; running along the seam between two blocking regions
+  does (it is inside them). The two pieces' own squares never block (a character in a half
+  block, a worm inside a block). Platforms, cobwebs, lava, trees and pieces never block, nor
+  do squares of undiscovered tiles (nothing is on the table there). Sight is symmetric
+  (TR-267, TR-268): the engine grants it exactly, both ways.
+- TR-260..264 / TR-333: short range is the 8 neighbouring squares (TR-124, across tile
+  borders); medium is any non-adjacent square on the same tile or one of the 8 tiles
+  around (TR-264, open); long is any non-adjacent square. The same square is reached by no
+  range. ``sight.reach_nb`` returns the set as bits ``sight.R`` (a weapon's ranges use the
+  same bits, so a multi-range weapon reaches a target when the sets meet, TR-263).
 - Undiscovered tiles are not on the table: no piece steps into them (falls only ever go
   down into tiles that the tile above has already discovered).
 """

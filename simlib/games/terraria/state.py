@@ -54,6 +54,7 @@ class Feat(NamedTuple):
     TUNNEL: int = 128  # a dug block
     OPENED: int = 256  # opened-chest token
     ACORN: int = 512  # a chopped tree (removed at sunrise)
+    HOUSE: int = 1024  # covered by a house tile: blocks line of sight (TR-246)
 
 
 FEAT = Feat()

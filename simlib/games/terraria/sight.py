@@ -1,0 +1,176 @@
+"""Terraria line of sight and range on the square grid.
+
+Rulebook: Attacking (Range, Line of Sight); The Enemy Turn (Enemy Attacks).
+
+Line of sight (TR-266, readings of TR-270 in the package docstring)
+-----------------------------------------------------------------
+Square ``(r, c)`` is the closed unit square ``[c, c + 1] x [r, r + 1]`` (x to the right, y
+down). A piece sees another when some straight segment from one of the 4 corners of its
+square to one of the 4 corners of the other's square has no point in the *interior of the
+union* of the blocking regions:
+
+- a full block fills its square; a half block fills the lower half of its square (TR-116);
+  a square under a house tile (``FEAT.HOUSE``) is filled (TR-246);
+- the two pieces' own squares never block (a character standing in a half block, a worm
+  inside a block, sees out of its square and is seen in it);
+- squares of undiscovered tiles never block (nothing is on the table there); lava,
+  platforms, cobwebs, trees and pieces never block.
+
+So touching a corner of a block or running along its outer edge does not block, but running
+along the seam between two blocking regions does (the seam is inside their union). The
+segment set is symmetric, so sight is symmetric (TR-267, TR-268). The kernel works in
+doubled coordinates (corners and the half-block line are integers) and tests each blocking
+region's open rectangle by clipping; seams only matter for segments along a grid line.
+
+Range (TR-260..264, TR-333, TR-124)
+----------------------------------
+:func:`reach_nb` gives the bit set of ranges that reach from one square to another:
+``SHORT`` when the squares are adjacent (one of the 8 neighbours, across tile borders);
+``MEDIUM`` when they are not adjacent and their tiles are the same or one of the 8 tiles
+around (TR-264, open); ``LONG`` when they are not adjacent. The same square is reached by
+no range (two pieces never share a square).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from simlib.core.jit import njit
+from simlib.games.terraria.state import FEAT, LAYERS, SQ, TILE_COLS, TP, P
+
+__all__ = ["R", "blocker_nb", "segment_clear_nb", "sees_nb", "reach_nb"]
+
+
+class Ranges(NamedTuple):
+    """Range bits returned by :func:`reach_nb` (a weapon's ranges are the same bits)."""
+
+    SHORT: int = 1
+    MEDIUM: int = 2
+    LONG: int = 4
+
+
+R = Ranges()
+
+
+@njit
+def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
+    """Blocking region of square (r, c): 0 none, 1 the lower half, 2 the whole square.
+
+    Squares (ar, ac) and (br, bc) are the two pieces' own squares and never block; squares
+    outside the world or on undiscovered tiles never block. Read only.
+    """
+    rows = grid.shape[1]
+    cols = grid.shape[2]
+    if r < 0 or r >= rows or c < 0 or c >= cols:
+        return 0
+    if (r == ar and c == ac) or (r == br and c == bc):
+        return 0
+    if tiles[TP.KNOWN, r // (rows // LAYERS), c // (cols // TILE_COLS)] == 0:
+        return 0
+    if grid[P.FEAT, r, c] & FEAT.HOUSE:
+        return 2
+    s = grid[P.SQ, r, c]
+    if s == SQ.BLOCK:
+        return 2
+    if s == SQ.HALF:
+        return 1
+    return 0
+
+
+@njit
+def _hits_open_rect_nb(x0, y0, x1, y1, xa, xb, ya, yb):
+    """Does the closed segment (x0, y0)-(x1, y1) meet the open rectangle (xa, xb) x (ya, yb)?
+
+    All integers (doubled coordinates). Each t = (a - p) / d is a ratio of small integers,
+    so equal ratios give equal doubles and different ones differ by far more than rounding.
+    """
+    lo = -1.0
+    hi = 2.0
+    dx = x1 - x0
+    dy = y1 - y0
+    if dx == 0:
+        if not (xa < x0 < xb):
+            return False
+    else:
+        t1 = (xa - x0) / dx
+        t2 = (xb - x0) / dx
+        lo = max(lo, min(t1, t2))
+        hi = min(hi, max(t1, t2))
+    if dy == 0:
+        if not (ya < y0 < yb):
+            return False
+    else:
+        t1 = (ya - y0) / dy
+        t2 = (yb - y0) / dy
+        lo = max(lo, min(t1, t2))
+        hi = min(hi, max(t1, t2))
+    return lo < hi and lo < 1.0 and hi > 0.0
+
+
+@njit
+def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
+    """True when the segment between two corners passes inside no blocking region.
+
+    Corners (x0, y0), (x1, y1) are in doubled coordinates (the top left corner of square
+    (r, c) is (2c, 2r)); the blocking regions are :func:`blocker_nb`'s with own squares
+    (ar, ac), (br, bc), and the segment must have no point inside their union. Read only.
+    """
+    cmin = min(x0, x1) // 2
+    cmax = (max(x0, x1) - 1) // 2
+    rmin = min(y0, y1) // 2
+    rmax = (max(y0, y1) - 1) // 2
+    for r in range(rmin, rmax + 1):
+        for c in range(cmin, cmax + 1):
+            b = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
+            if b == 0:
+                continue
+            top = 2 * r if b == 2 else 2 * r + 1
+            if _hits_open_rect_nb(x0, y0, x1, y1, 2 * c, 2 * c + 2, top, 2 * r + 2):
+                return False
+    if x0 == x1 and y0 != y1:
+        # along the vertical grid line x0: blocked where regions on both sides overlap
+        c = x0 // 2
+        for r in range(rmin, rmax + 1):
+            bl = blocker_nb(grid, tiles, r, c - 1, ar, ac, br, bc)
+            rt = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
+            if bl != 0 and rt != 0:
+                return False  # both regions cover at least the lower half of row r
+    elif y0 == y1 and x0 != x1:
+        # along the horizontal grid line y0: the region above always reaches its floor;
+        # the one below must fill its whole square to reach this line
+        r = y0 // 2
+        for c in range(cmin, cmax + 1):
+            up = blocker_nb(grid, tiles, r - 1, c, ar, ac, br, bc)
+            down = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
+            if up != 0 and down == 2:
+                return False
+    return True
+
+
+@njit
+def sees_nb(grid, tiles, ar, ac, br, bc):
+    """True when square (ar, ac) sees square (br, bc) (TR-266; symmetric, TR-267). Read only."""
+    for i in range(4):
+        x0 = 2 * (ac + i % 2)
+        y0 = 2 * (ar + i // 2)
+        for j in range(4):
+            x1 = 2 * (bc + j % 2)
+            y1 = 2 * (br + j // 2)
+            if segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
+                return True
+    return False
+
+
+@njit
+def reach_nb(ar, ac, br, bc, tile_rows, tile_cols):
+    """Bit set of ranges (``R``) that reach square (br, bc) from square (ar, ac)."""
+    dr = abs(ar - br)
+    dc = abs(ac - bc)
+    if dr == 0 and dc == 0:
+        return 0
+    if dr <= 1 and dc <= 1:
+        return R.SHORT
+    out = R.LONG
+    if abs(ar // tile_rows - br // tile_rows) <= 1 and abs(ac // tile_cols - bc // tile_cols) <= 1:
+        out |= R.MEDIUM
+    return out

@@ -1,0 +1,218 @@
+"""Terraria line of sight and range: rule scenarios, a plain-Python reference (hypothesis).
+
+Checklist ids (``shared/rules/terraria-checklist.md``) are cited beside each rule tested. The
+reference is written from the geometry in ``simlib/games/terraria/sight.py``'s docstring with
+a different method from the kernel: exact fractions, the segment cut wherever it crosses a
+grid line (or a half-block line), and the middle of each piece tested for lying inside the
+union of blocking regions by looking at the four points a hair away diagonally.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from terraria_helpers import COLS, ROWS, H, W, drawn_world, generated
+
+from simlib.games.terraria import sight
+from simlib.games.terraria.state import FEAT, SQ, TP, P
+
+R = sight.R
+EPS = Fraction(1, 10**9)
+
+
+# --- plain-Python reference -------------------------------------------------------------------
+def ref_covered(grid, tiles, x, y, own):
+    """Is the point (x, y) (square units, not on a grid line) inside a blocking region?"""
+    r, c = int(y // 1), int(x // 1)
+    if not (0 <= r < ROWS and 0 <= c < COLS) or (r, c) in own:
+        return False
+    if not tiles[TP.KNOWN, r // H, c // W]:
+        return False
+    if grid[P.FEAT, r, c] & FEAT.HOUSE or grid[P.SQ, r, c] == SQ.BLOCK:
+        return True
+    return bool(grid[P.SQ, r, c] == SQ.HALF and y - r > Fraction(1, 2))
+
+
+def ref_segment_clear(grid, tiles, p, q, own):
+    (x0, y0), (x1, y1) = (Fraction(v) for v in p), (Fraction(v) for v in q)
+    cuts = {Fraction(0), Fraction(1)}
+    for a, b in ((x0, x1), (y0, y1)):
+        if a != b:
+            lo, hi = min(a, b), max(a, b)
+            k = lo
+            while k <= hi:  # every half-unit line crossed
+                cuts.add((k - a) / (b - a))
+                k += Fraction(1, 2)
+    ts = sorted(cuts)
+    for t0, t1 in zip(ts[:-1], ts[1:], strict=True):
+        t = (t0 + t1) / 2
+        x, y = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+        if all(
+            ref_covered(grid, tiles, x + sx * EPS, y + sy * EPS, own)
+            for sx in (-1, 1)
+            for sy in (-1, 1)
+        ):
+            return False
+    return True
+
+
+def ref_sees(grid, tiles, a, b):
+    own = {a, b}
+    ca = [(a[1] + i, a[0] + j) for i in (0, 1) for j in (0, 1)]
+    cb = [(b[1] + i, b[0] + j) for i in (0, 1) for j in (0, 1)]
+    return any(ref_segment_clear(grid, tiles, p, q, own) for p in ca for q in cb)
+
+
+def ref_reach(a, b):
+    dr, dc = abs(a[0] - b[0]), abs(a[1] - b[1])
+    if (dr, dc) == (0, 0):
+        return 0
+    if max(dr, dc) == 1:
+        return R.SHORT
+    same_or_next = abs(a[0] // H - b[0] // H) <= 1 and abs(a[1] // W - b[1] // W) <= 1
+    return R.LONG | (R.MEDIUM if same_or_next else 0)
+
+
+# --- scenarios --------------------------------------------------------------------------------
+TOP, LEFT = 6, 30
+
+
+def sees(grid, tiles, a, b):
+    ar, ac = TOP + a[0], LEFT + a[1]
+    br, bc = TOP + b[0], LEFT + b[1]
+    got = sight.sees_nb(grid, tiles, ar, ac, br, bc)
+    assert got == ref_sees(grid, tiles, (ar, ac), (br, bc))
+    assert got == sight.sees_nb(grid, tiles, br, bc, ar, ac)  # TR-267 symmetric
+    return got
+
+
+def test_open_air_sees_and_a_wall_of_blocks_hides():  # TR-266
+    grid, tiles, _ = drawn_world(["......", "..#...", "..#...", "..#...", "######"], TOP, LEFT)
+    assert sees(grid, tiles, (1, 0), (3, 1))
+    assert not sees(grid, tiles, (2, 0), (2, 4))  # TR-266: the wall is between them
+    assert sees(grid, tiles, (0, 0), (0, 5))  # over the top of the wall
+
+
+def test_a_house_hides_both_ways():  # TR-246, TR-243, TR-245
+    grid, tiles, _ = drawn_world(["......", "......", "######"], TOP, LEFT)
+    assert sees(grid, tiles, (1, 0), (1, 5))
+    for i in range(2):
+        for j in (2, 3):
+            grid[P.FEAT, TOP + i, LEFT + j] |= FEAT.HOUSE
+    grid[P.FEAT, TOP - 1, LEFT + 2] |= FEAT.HOUSE  # tall enough that no line passes over
+    assert not sees(grid, tiles, (1, 0), (1, 5))
+    assert not sees(grid, tiles, (1, 5), (1, 0))
+
+
+def test_touching_corners_does_not_block_but_a_filled_gap_does():  # TR-270
+    rows = [".#.", "#.#", ".#."]
+    grid, tiles, _ = drawn_world(rows, TOP, LEFT)
+    assert sees(grid, tiles, (0, 0), (2, 2))  # the diagonal corridor touches 4 corners
+    grid[P.SQ, TOP + 1, LEFT + 1] = SQ.BLOCK
+    assert not sees(grid, tiles, (0, 0), (2, 2))
+
+
+def test_an_outer_edge_does_not_block_but_a_seam_does():  # TR-270
+    one = ["#..", ".#.", ".#.", ".#.", ".#.", "..."]
+    grid, tiles, _ = drawn_world(one, TOP, LEFT)
+    # (0,1) sits on top of the one-wide wall: the line down its right face is clear
+    assert sees(grid, tiles, (0, 1), (5, 1))
+    three = ["....", "###.", "###.", "###.", "###.", "...."]
+    grid, tiles, _ = drawn_world(three, TOP, LEFT)
+    # every line from (0,1) to (5,1) crosses the wall or runs down a seam inside it
+    assert not sees(grid, tiles, (0, 1), (5, 1))
+    assert sees(grid, tiles, (0, 2), (5, 2))  # down the outer right face of the wall
+    grid[P.SQ, TOP + 1 : TOP + 5, LEFT + 1] = SQ.AIR  # now x = 1 and x = 2 are outer faces
+    assert sees(grid, tiles, (0, 1), (5, 1))
+
+
+def test_a_half_block_hides_only_its_lower_half():  # TR-270, TR-116
+    tunnel = ["######", "../...", "######"]
+    grid, tiles, _ = drawn_world(tunnel, TOP, LEFT)
+    assert sees(grid, tiles, (1, 0), (1, 5))  # over the slope, through the upper half
+    grid[P.SQ, TOP + 1, LEFT + 2] = SQ.BLOCK
+    assert not sees(grid, tiles, (1, 0), (1, 5))  # a full block fills the tunnel
+    grid, tiles, _ = drawn_world(["######", "./....", "######"], TOP, LEFT)
+    assert sees(grid, tiles, (1, 1), (1, 5))  # standing in the half block: its own square
+
+
+def test_platforms_cobwebs_and_pieces_never_block():  # TR-270
+    grid, tiles, _ = drawn_world(["######", "..=w..", "######"], TOP, LEFT)
+    grid[P.OCC, TOP + 1, LEFT + 2] = 3
+    assert sees(grid, tiles, (1, 0), (1, 5))
+
+
+def test_undiscovered_tiles_are_not_on_the_table_and_hide_nothing():
+    wall = ["." * W + "#" * W] * H  # tile (0, 1) is solid from top to bottom
+    grid, tiles, _ = drawn_world(wall, 0, 0)
+    a, b = (2, W - 2), (2, 2 * W + 1)  # on tiles (0, 0) and (0, 2)
+    assert not sight.sees_nb(grid, tiles, *a, *b)
+    tiles[TP.KNOWN, 0, 1] = 0  # the wall's tile is not on the table yet
+    assert sight.sees_nb(grid, tiles, *a, *b)
+    assert ref_sees(grid, tiles, a, b)
+
+
+def test_ranges():  # TR-260, TR-261, TR-262, TR-263, TR-124, TR-333
+    a = (2 * H + 1, 5 * W + 1)
+    assert sight.reach_nb(*a, a[0] + 1, a[1] - 1, H, W) == R.SHORT  # diagonal, TR-124
+    assert sight.reach_nb(*a, a[0], a[1] + 2, H, W) == R.MEDIUM | R.LONG  # same tile
+    b = (a[0] + H, a[1] + W)  # the diagonal tile (TR-264)
+    assert sight.reach_nb(*a, *b, H, W) == R.MEDIUM | R.LONG
+    c = (a[0], a[1] + 2 * W)  # two tiles away: long only
+    assert sight.reach_nb(*a, *c, H, W) == R.LONG
+    # TR-263: a short + medium weapon reaches an adjacent target and a same-tile one
+    weapon = R.SHORT | R.MEDIUM
+    assert weapon & sight.reach_nb(*a, a[0], a[1] + 1, H, W)
+    assert weapon & sight.reach_nb(*a, a[0], a[1] + 2, H, W)
+    assert not weapon & sight.reach_nb(*a, *c, H, W)
+    # adjacent across a tile border is still short (TR-124)
+    e = (H - 1, W - 1)
+    assert sight.reach_nb(*e, H, W, H, W) == R.SHORT
+
+
+# --- the kernel against the reference -----------------------------------------------------------
+@settings(max_examples=150, deadline=None)
+@given(
+    cells=st.lists(st.sampled_from(".....#/H"), min_size=8 * 9, max_size=8 * 9),
+    hidden=st.sets(st.tuples(st.integers(0, 1), st.integers(0, 1)), max_size=2),
+    a=st.tuples(st.integers(0, 7), st.integers(0, 8)),
+    b=st.tuples(st.integers(0, 7), st.integers(0, 8)),
+)
+def test_sight_matches_the_reference_on_random_worlds(cells, hidden, a, b):  # TR-266, TR-267
+    top, left = H - 2, W - 3  # the window straddles four tiles
+    rows = ["".join(cells[i * 9 : (i + 1) * 9]).replace("H", ".") for i in range(8)]
+    grid, tiles, _ = drawn_world(rows, top, left)
+    for k, ch in enumerate(cells):
+        if ch == "H":
+            grid[P.FEAT, top + k // 9, left + k % 9] |= FEAT.HOUSE
+    for la, tc in hidden:
+        tiles[TP.KNOWN, la, tc] = 0
+    ar, ac, br, bc = top + a[0], left + a[1], top + b[0], left + b[1]
+    got = sight.sees_nb(grid, tiles, ar, ac, br, bc)
+    assert got == ref_sees(grid, tiles, (ar, ac), (br, bc))
+    assert got == sight.sees_nb(grid, tiles, br, bc, ar, ac)  # TR-267, TR-268
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    a=st.tuples(st.integers(0, ROWS - 1), st.integers(0, COLS - 1)),
+    d=st.tuples(st.integers(-6, 6), st.integers(-6, 6)),
+)
+def test_sight_matches_the_reference_on_generated_worlds(seed, a, d):  # TR-266
+    grid, tiles, _ = generated(seed, 0, reveal_all=True)
+    b = (min(max(a[0] + d[0], 0), ROWS - 1), min(max(a[1] + d[1], 0), COLS - 1))
+    got = sight.sees_nb(grid, tiles, a[0], a[1], b[0], b[1])
+    assert got == ref_sees(grid, tiles, a, b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    a=st.tuples(st.integers(0, ROWS - 1), st.integers(0, COLS - 1)),
+    b=st.tuples(st.integers(0, ROWS - 1), st.integers(0, COLS - 1)),
+)
+def test_reach_matches_the_reference(a, b):  # TR-260, TR-261, TR-262
+    assert sight.reach_nb(a[0], a[1], b[0], b[1], H, W) == ref_reach(a, b)
+    assert ref_reach(a, b) == ref_reach(b, a)
