@@ -15,6 +15,8 @@ game registry. What exists:
   stacks, rope, platforms, digging and chopping (see its docstring for the geometry);
 - :mod:`~simlib.games.terraria.sight`: line of sight between squares (``sees_nb``) and the
   ranges that reach from one square to another (``reach_nb``);
+- :mod:`~simlib.games.terraria.enemy`: how far an enemy moves, toward which character, and
+  its move for walking and flying enemies (worms not yet; see its docstring);
 
 - ``data/weapons.toml``, ``data/armor.toml``, ``data/bestiary.toml``: illustrative
   content tables (the rulebook prints almost none of it; each file quotes what it does
@@ -87,6 +89,15 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
   around (TR-264, open); long is any non-adjacent square. The same square is reached by no
   range. ``sight.reach_nb`` returns the set as bits ``sight.R`` (a weapon's ranges use the
   same bits, so a multi-range weapon reaches a target when the sets meet, TR-263).
+- TR-319..323 (TR-322 open): an enemy that sees a character moves up to its movement
+  value; one that sees none but is on or orthogonally beside a character's tile moves up
+  to 1; else it stays. It heads for the nearest character in squares (Chebyshev distance;
+  ties: lowest piece index, standing in for the players' choice) and ends on the reachable
+  empty square nearest it (ties: shorter straight line, fewer steps, topmost, leftmost),
+  possibly where it started. Walkers step as characters do and fall after a step without
+  damage (TR-325, TR-326); flyers step to any of the 8 neighbours that is not a full
+  block, ignore platforms and never fall (TR-327). No enemy enters a house square
+  (TR-244). Worm movement (TR-328, TR-329) is not implemented.
 - Undiscovered tiles are not on the table: no piece steps into them (falls only ever go
   down into tiles that the tile above has already discovered).
 """

@@ -1,0 +1,276 @@
+"""Terraria enemy movement: how far an enemy moves, toward whom, and where it ends.
+
+Rulebook: The Enemy Turn (Enemy Movement). Readings (also in the package docstring):
+
+- How far (TR-319..321): an enemy with movement ``m >= 1`` that sees a character
+  (:func:`simlib.games.terraria.sight.sees_nb`) moves up to ``m`` squares; one that sees
+  none but stands on a tile holding a character, or on a tile orthogonally beside one,
+  moves up to 1 square; otherwise it stays.
+- Toward whom (TR-322, open): the nearest character by squares (the larger of the row and
+  column distances, as pieces move to any of the 8 neighbours); a tie goes to the lowest
+  piece index (the players' choice, made by a fixed rule here).
+- Where it ends (TR-323): among the squares it can reach in at most its allowed number of
+  steps and may end in (empty, TR-119), the one nearest that character in squares; ties go
+  to the shorter straight line (squared distance between square centres), then to fewer
+  steps, then the topmost, then the leftmost square. Staying put is always a candidate, so
+  an enemy never ends farther away than it started and may leave movement unused.
+- Walking enemies (TR-325, TR-326) make the steps characters make
+  (:func:`~simlib.games.terraria.movement.can_step_nb`) and fall straight down after a step
+  that leaves them unsupported, without fall damage; flying enemies (TR-327) step to any of
+  the 8 neighbours that is not a full block (not up into a half block, not diagonally past
+  a corner both squares beside it touch, TR-118), ignore platforms and never fall.
+  No enemy enters a house square (TR-244) or an undiscovered tile, and none discovers
+  (TR-148). Worms (TR-328, TR-329) are not implemented yet: :func:`plan_nb` refuses them.
+
+The plan is a breadth-first search over squares with scratch arrays the caller allocates
+once per game (:func:`alloc_scratch`); :func:`move_enemy_nb` then carries it out through
+the movement kernels, so stacks left behind fall as usual (TR-137).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlib.core.jit import njit
+from simlib.games.terraria.movement import (
+    T,
+    _collapse_nb,
+    _leave_nb,
+    _register_nb,
+    _touches_nb,
+    can_step_nb,
+    step_nb,
+    supported_nb,
+)
+from simlib.games.terraria.sight import sees_nb
+from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P
+
+__all__ = [
+    "DIRS",
+    "alloc_scratch",
+    "enemy_can_step_nb",
+    "nearest_character_nb",
+    "moves_allowed_nb",
+    "plan_nb",
+    "move_enemy_nb",
+]
+
+# the 8 step directions (dr, dc), in the order the search tries them: level, down, up (so a
+# square reached both ways is reached by a walk rather than a hop that falls back)
+DIRS = np.array(
+    [[0, -1], [0, 1], [1, -1], [1, 0], [1, 1], [-1, -1], [-1, 0], [-1, 1]], dtype=np.int64
+)
+
+
+def alloc_scratch(rows: int, cols: int, max_steps: int = 64) -> tuple[np.ndarray, ...]:
+    """``(dist, how, queue, path)`` for :func:`plan_nb` on a world of ``rows x cols``."""
+    return (
+        np.zeros((rows, cols), dtype=np.int16),
+        np.zeros((rows, cols), dtype=np.int16),
+        np.zeros((rows * cols, 2), dtype=np.int16),
+        np.zeros(max_steps, dtype=np.int16),
+    )
+
+
+@njit
+def _on_table_nb(grid, tiles, r, c):
+    rows = grid.shape[1]
+    cols = grid.shape[2]
+    if r < 0 or r >= rows or c < 0 or c >= cols:
+        return False
+    return tiles[TP.KNOWN, r // (rows // LAYERS), c // (cols // TILE_COLS)] != 0
+
+
+@njit
+def enemy_can_step_nb(grid, tiles, kind, r, c, dr, dc):
+    """True when an enemy of ``kind`` in (r, c) may step by (dr, dc). Read only."""
+    nr = r + dr
+    nc = c + dc
+    if not _on_table_nb(grid, tiles, nr, nc):
+        return False
+    if grid[P.FEAT, nr, nc] & FEAT.HOUSE:
+        return False  # TR-244
+    if kind == KIND.WALKER:
+        return can_step_nb(grid, tiles, r, c, dr, dc)
+    if kind != KIND.FLYER:
+        return False
+    if (dr == 0 and dc == 0) or dr < -1 or dr > 1 or dc < -1 or dc > 1:
+        return False
+    s = grid[P.SQ, nr, nc]
+    if s == SQ.BLOCK:
+        return False
+    if dr == -1 and s == SQ.HALF:
+        return False
+    if dr != 0 and dc != 0:
+        if _touches_nb(grid, tiles, nr, c, dr == -1) and _touches_nb(grid, tiles, r, nc, dr == 1):
+            return False
+    return True
+
+
+@njit
+def _land_nb(grid, tiles, kind, r, c):
+    """Row where an enemy stepping into (r, c) ends (walkers fall; the mover is unregistered)."""
+    if kind == KIND.FLYER:
+        return r
+    while not supported_nb(grid, tiles, r, c):
+        r += 1
+    return r
+
+
+@njit
+def nearest_character_nb(pieces, k):
+    """Index of the character nearest piece ``k`` (ties: lowest index), -1 if none."""
+    best = -1
+    bd = 1 << 30
+    r = pieces[k, PC.ROW]
+    c = pieces[k, PC.COL]
+    for j in range(pieces.shape[0]):
+        if pieces[j, PC.KIND] != KIND.CHARACTER:
+            continue
+        d = max(abs(pieces[j, PC.ROW] - r), abs(pieces[j, PC.COL] - c))
+        if d < bd:
+            bd = d
+            best = j
+    return best
+
+
+@njit
+def moves_allowed_nb(grid, tiles, pieces, k, movement):
+    """Squares enemy ``k`` with ``movement`` may move this turn (TR-319..321). Read only."""
+    if movement < 1:
+        return 0
+    r = pieces[k, PC.ROW]
+    c = pieces[k, PC.COL]
+    h = grid.shape[1] // LAYERS
+    w = grid.shape[2] // TILE_COLS
+    near = False
+    for j in range(pieces.shape[0]):
+        if pieces[j, PC.KIND] != KIND.CHARACTER:
+            continue
+        cr = pieces[j, PC.ROW]
+        cc = pieces[j, PC.COL]
+        if sees_nb(grid, tiles, r, c, cr, cc):
+            return movement  # TR-320
+        if abs(cr // h - r // h) + abs(cc // w - c // w) <= 1:
+            near = True
+    return 1 if near else 0  # TR-319, TR-321
+
+
+@njit
+def plan_nb(grid, tiles, pieces, k, target, steps, dist, how, queue):
+    """Breadth-first plan of enemy ``k`` toward piece ``target`` in at most ``steps`` steps.
+
+    Reads ``grid`` (OCC is restored before returning), ``pieces``; writes the scratch
+    ``dist`` (steps to each square, -1 unseen), ``how`` (``8 * row + direction``: the row
+    the step that first reached each square started from and its index into ``DIRS``) and
+    ``queue``. Returns the chosen end square
+    ``(row, col, steps used)``; ``(-1, -1, -1)`` for a kind that cannot be planned (worms).
+    """
+    kind = pieces[k, PC.KIND]
+    if kind != KIND.WALKER and kind != KIND.FLYER:
+        return -1, -1, -1
+    r0 = pieces[k, PC.ROW]
+    c0 = pieces[k, PC.COL]
+    tr = pieces[target, PC.ROW]
+    tc = pieces[target, PC.COL]
+    was = grid[P.OCC, r0, c0] == k + 1
+    if was:
+        grid[P.OCC, r0, c0] = 0
+    dist[:, :] = -1
+    dist[r0, c0] = 0
+    queue[0, 0] = r0
+    queue[0, 1] = c0
+    head = 0
+    tail = 1
+    br = r0
+    bc = c0
+    bd = max(abs(r0 - tr), abs(c0 - tc))
+    be2 = (r0 - tr) * (r0 - tr) + (c0 - tc) * (c0 - tc)
+    bs = 0
+    while head < tail:
+        r = queue[head, 0]
+        c = queue[head, 1]
+        head += 1
+        d = dist[r, c]
+        if d >= steps:
+            continue
+        for i in range(8):
+            dr = DIRS[i, 0]
+            dc = DIRS[i, 1]
+            if not enemy_can_step_nb(grid, tiles, kind, r, c, dr, dc):
+                continue
+            nc = c + dc
+            nr = _land_nb(grid, tiles, kind, r + dr, nc)
+            if dist[nr, nc] >= 0:
+                continue
+            dist[nr, nc] = d + 1
+            how[nr, nc] = r * 8 + i
+            queue[tail, 0] = nr
+            queue[tail, 1] = nc
+            tail += 1
+            if grid[P.OCC, nr, nc] != 0:
+                continue  # may pass through, may not end there (TR-119)
+            e = max(abs(nr - tr), abs(nc - tc))
+            e2 = (nr - tr) * (nr - tr) + (nc - tc) * (nc - tc)
+            if e < bd or (
+                e == bd
+                and (
+                    e2 < be2
+                    or (
+                        e2 == be2
+                        and (d + 1 < bs or (d + 1 == bs and (nr < br or (nr == br and nc < bc))))
+                    )
+                )
+            ):
+                br = nr
+                bc = nc
+                bd = e
+                be2 = e2
+                bs = d + 1
+    if was:
+        grid[P.OCC, r0, c0] = k + 1
+    return br, bc, bs
+
+
+@njit
+def move_enemy_nb(
+    grid, tiles, mini, pieces, k, movement, dist, how, queue, path, falls, disc, tally
+):
+    """Enemy ``k`` (movement value ``movement``) takes its move of the enemy turn.
+
+    Writes what :func:`~simlib.games.terraria.movement.step_nb` writes (OCC, positions,
+    falls, ``tally``) plus the scratch of :func:`plan_nb` and ``path``. Returns the number
+    of steps taken, or -1 for a kind not implemented yet (worms; nothing changes).
+    """
+    if pieces[k, PC.KIND] != KIND.WALKER and pieces[k, PC.KIND] != KIND.FLYER:
+        return -1
+    n = moves_allowed_nb(grid, tiles, pieces, k, movement)
+    target = nearest_character_nb(pieces, k)
+    if n == 0 or target < 0:
+        return 0
+    n = min(n, path.shape[0])
+    er, ec, s = plan_nb(grid, tiles, pieces, k, target, n, dist, how, queue)
+    # walk the plan backwards from the end square to recover the directions
+    r = er
+    c = ec
+    for i in range(s - 1, -1, -1):
+        d = how[r, c] % 8
+        path[i] = d
+        r = how[r, c] // 8
+        c -= DIRS[d, 1]
+    for i in range(s):
+        dr = DIRS[path[i], 0]
+        dc = DIRS[path[i], 1]
+        if pieces[k, PC.KIND] == KIND.FLYER:
+            r = pieces[k, PC.ROW]
+            c = pieces[k, PC.COL]
+            was = _leave_nb(grid, pieces, k)
+            pieces[k, PC.ROW] = r + dr
+            pieces[k, PC.COL] = c + dc
+            tally[T.SQUARES] += 1
+            _register_nb(grid, pieces, k)
+            if was and r > 0:
+                _collapse_nb(grid, tiles, mini, pieces, r - 1, c, falls, disc, tally)
+        elif not step_nb(grid, tiles, mini, pieces, k, dr, dc, falls, disc, tally):
+            return i
+    return s

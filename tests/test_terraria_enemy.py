@@ -1,0 +1,229 @@
+"""Terraria enemy movement: rule scenarios and a plain-Python reference (hypothesis).
+
+Checklist ids (``shared/rules/terraria-checklist.md``) are cited beside each rule tested. The
+reference plans with the movement reference ``terraria_helpers.Ref`` (its step rules and
+surfaces) and its own flying rules, by layers of a breadth-first search over sets.
+"""
+
+from __future__ import annotations
+
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from terraria_helpers import COLS, ROWS, Ref, buffers, drawn_world
+
+from simlib.games.terraria import enemy as en
+from simlib.games.terraria import movement as mv
+from simlib.games.terraria import sight
+from simlib.games.terraria.state import FEAT, KIND, PC, SQ, P
+
+CH, WALK, FLY, WORM = KIND.CHARACTER, KIND.WALKER, KIND.FLYER, KIND.WORM
+TOP, LEFT = 6, 30
+
+
+class Board:
+    def __init__(self, rows, top=TOP, left=LEFT, known=True):
+        self.grid, self.tiles, self.mini = drawn_world(rows, top, left, known)
+        self.pieces, self.falls, self.disc, self.tally = buffers()
+        self.scratch = en.alloc_scratch(ROWS, COLS)
+        self.top, self.left = top, left
+
+    def put(self, k, kind, i, j):
+        return mv.place_piece_nb(
+            self.grid, self.tiles, self.mini, self.pieces, k, kind,
+            self.top + i, self.left + j, self.falls, self.disc, self.tally,
+        )  # fmt: skip
+
+    def where(self, k):
+        return (int(self.pieces[k, PC.ROW]) - self.top, int(self.pieces[k, PC.COL]) - self.left)
+
+    def move(self, k, movement):
+        dist, how, queue, path = self.scratch
+        return en.move_enemy_nb(
+            self.grid, self.tiles, self.mini, self.pieces, k, movement, dist, how, queue, path,
+            self.falls, self.disc, self.tally,
+        )  # fmt: skip
+
+    def plan(self, k, target, steps):
+        dist, how, queue, _ = self.scratch
+        return tuple(
+            int(v)
+            for v in en.plan_nb(
+                self.grid, self.tiles, self.pieces, k, target, steps, dist, how, queue
+            )
+        )
+
+
+# --- plain-Python reference -------------------------------------------------------------------
+def ref_plan(board, k, target, steps):
+    ref = Ref(board.grid, board.tiles, board.mini, board.pieces)
+    kind, r0, c0 = ref.pieces[k][:3]
+    ref.unstand(k)
+    tr, tc = ref.pieces[target][1:3]
+
+    def ok(r, c, dr, dc):
+        nr, nc = r + dr, c + dc
+        if not ref.on_table(nr, nc) or ref.feat[nr][nc] & FEAT.HOUSE:
+            return False  # TR-244
+        if kind == WALK:
+            return ref.step_ok(r, c, dr, dc)  # TR-325
+        if (dr, dc) == (0, 0) or ref.sq[nr][nc] == SQ.BLOCK:
+            return False
+        if dr == -1 and ref.sq[nr][nc] == SQ.HALF:
+            return False
+        if dr and dc:
+            x, y = c + (dc > 0), r + (dr > 0)
+            if ref.touches(nr, c, x, y) and ref.touches(r, nc, x, y):
+                return False
+        return True
+
+    def land(r, c):
+        while kind == WALK and not ref.on_surface(r, c):  # TR-326; flyers never fall (TR-327)
+            r += 1
+        return r
+
+    seen = {(r0, c0): 0}
+    frontier = [(r0, c0)]
+    for d in range(1, steps + 1):
+        nxt = []
+        for r, c in frontier:
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    if ok(r, c, dr, dc):
+                        sq = (land(r + dr, c + dc), c + dc)
+                        if sq not in seen:
+                            seen[sq] = d
+                            nxt.append(sq)
+        frontier = nxt
+    best = min(
+        (max(abs(r - tr), abs(c - tc)), (r - tr) ** 2 + (c - tc) ** 2, d, r, c)
+        for (r, c), d in seen.items()
+        if (r, c) not in ref.standing  # TR-119: ends only in an empty square
+    )
+    return best[3], best[4], best[2]
+
+
+# --- scenarios --------------------------------------------------------------------------------
+GROUND = "#" * 12
+
+
+def test_a_walker_walks_then_falls_off_a_ledge_without_choosing_to_stop():  # TR-325, TR-326
+    b = Board(["............", "####........", "####........", "############"])
+    assert b.put(0, WALK, 0, 1)
+    assert b.put(1, CH, 2, 7)
+    assert sight.sees_nb(b.grid, b.tiles, TOP, LEFT + 1, TOP + 2, LEFT + 7)
+    assert b.move(0, 4) == 4
+    # step right to (0,2), (0,3), then off the ledge to (0,4), which drops to (2,4), then (2,5)
+    assert b.where(0) == (2, 5)
+    assert b.tally[mv.T.FALLS] == 1
+    assert tuple(b.falls[0]) == (0, 2, 0)  # a 2-square fall (no damage roll for enemies)
+
+
+def test_a_flyer_crosses_a_pit_and_stays_in_the_air():  # TR-327
+    b = Board(["............", "............", "##.......###", "##.......###", GROUND])
+    assert b.put(0, FLY, 1, 1)
+    assert b.put(1, CH, 1, 10)
+    assert b.plan(0, 1, 5) == (TOP + 1, LEFT + 6, 5)
+    assert b.move(0, 5) == 5
+    assert b.where(0) == (1, 6)
+    assert not mv.supported_nb(b.grid, b.tiles, TOP + 1, LEFT + 6)  # hanging in the air
+
+
+def test_an_enemy_stops_as_close_as_it_can_leaving_movement_unused():  # TR-323, TR-119
+    b = Board(["............", GROUND])
+    assert b.put(0, WALK, 0, 2)
+    assert b.put(1, CH, 0, 5)
+    assert b.move(0, 6) == 2
+    assert b.where(0) == (0, 4)  # beside the character; it cannot end in its square
+
+
+def test_how_far_an_enemy_moves():  # TR-319, TR-320, TR-321
+    wall = ["...#........", "...#........", "...#........", "...#........", GROUND]
+    b = Board(wall, top=0, left=0)  # inside tile (0, 0) and (0, 1) (tiles are 6 wide)
+    assert b.put(0, WALK, 3, 1)
+    assert b.put(1, CH, 3, 5)
+    assert not sight.sees_nb(b.grid, b.tiles, 3, 1, 3, 5)
+    # TR-319: no sight, character on the orthogonally adjacent tile: 1 square
+    assert en.moves_allowed_nb(b.grid, b.tiles, b.pieces, 0, 4) == 1
+    assert en.moves_allowed_nb(b.grid, b.tiles, b.pieces, 0, 0) == 0  # movement 0 never moves
+    b.grid[P.SQ, 0:4, 3] = SQ.AIR
+    assert en.moves_allowed_nb(b.grid, b.tiles, b.pieces, 0, 4) == 4  # TR-320: it sees
+    # TR-321: no sight and the character two tiles away: it stays
+    b2 = Board(["." * 17 + "#", GROUND + "######"], top=3, left=0)
+    b2.grid[P.SQ, 0:5, 17] = SQ.BLOCK
+    assert b2.put(0, WALK, 0, 1)
+    assert b2.put(1, CH, 0, 12 + 6)  # tile column 3
+    assert not sight.sees_nb(b2.grid, b2.tiles, 3, 1, 3, 18)
+    assert en.moves_allowed_nb(b2.grid, b2.tiles, b2.pieces, 0, 4) == 0
+    assert b2.move(0, 4) == 0 and b2.where(0) == (0, 1)
+
+
+def test_a_tie_between_characters_goes_to_the_lowest_index():  # TR-322
+    b = Board(["............", GROUND])
+    assert b.put(0, FLY, 0, 5)
+    assert b.put(1, CH, 0, 2)
+    assert b.put(2, CH, 0, 8)
+    assert en.nearest_character_nb(b.pieces, 0) == 1
+    assert b.move(0, 3) == 2 and b.where(0) == (0, 3)
+
+
+def test_enemies_never_enter_a_house():  # TR-244
+    b = Board(["............", GROUND])
+    b.grid[P.FEAT, TOP, LEFT + 3 : LEFT + 5] |= FEAT.HOUSE  # one square tall: seen over
+    assert b.put(0, FLY, 0, 1)
+    assert b.put(1, CH, 0, 8)
+    assert b.move(0, 2) == 2
+    assert b.where(0) == (-1, 3)  # not (0, 3), the house square, which would be nearer
+    b.grid[P.FEAT, TOP, LEFT + 3 : LEFT + 5] = 0
+    b.grid[P.OCC, TOP - 1, LEFT + 3] = 0
+    b.pieces[0, PC.ROW], b.pieces[0, PC.COL] = TOP, LEFT + 1
+    b.grid[P.OCC, TOP, LEFT + 1] = 1
+    assert b.move(0, 2) == 2 and b.where(0) == (0, 3)  # without the house
+
+
+def test_enemy_moves_discover_nothing():  # TR-148
+    b = Board(["." * 12, GROUND], top=3, left=0)
+    assert b.put(0, WALK, 0, 4)
+    assert b.put(1, CH, 0, 10)
+    assert b.move(0, 4) == 4 and b.where(0) == (0, 8)  # crosses into tile column 1
+    assert b.tally[mv.T.DISCOVERED] == 0
+
+
+def test_worms_are_refused_until_implemented():
+    b = Board(["............", GROUND])
+    assert b.put(0, WORM, 0, 1)
+    assert b.put(1, CH, 0, 8)
+    assert b.move(0, 3) == -1 and b.where(0) == (0, 1)
+
+
+# --- the kernel against the reference ---------------------------------------------------------
+@settings(max_examples=150, deadline=None)
+@given(
+    cells=st.lists(st.sampled_from("......#/=H"), min_size=8 * 12, max_size=8 * 12),
+    kind=st.sampled_from([WALK, FLY]),
+    spots=st.lists(st.tuples(st.integers(0, 7), st.integers(0, 11)), min_size=3, max_size=3),
+    steps=st.integers(1, 6),
+)
+def test_plan_and_move_match_the_reference(cells, kind, spots, steps):  # TR-323, TR-326, TR-327
+    rows = ["".join(cells[i * 12 : (i + 1) * 12]).replace("H", ".") for i in range(8)]
+    b = Board(rows + [GROUND])
+    for i, ch in enumerate(cells):
+        if ch == "H":
+            b.grid[P.FEAT, TOP + i // 12, LEFT + i % 12] |= FEAT.HOUSE
+    assume(b.put(0, kind, *spots[0]))
+    assume(b.put(1, CH, *spots[1]))
+    assume(b.put(2, CH, *spots[2]))
+    target = en.nearest_character_nb(b.pieces, 0)
+    want = ref_plan(b, 0, target, steps)
+    got = b.plan(0, target, steps)
+    assert (got[0], got[1], got[2]) == want
+    assert b.grid[P.OCC, b.pieces[0, PC.ROW], b.pieces[0, PC.COL]] == 1  # plan restores OCC
+    # carrying the plan out ends where planned when nothing is stacked on the enemy
+    if b.grid[P.OCC, b.pieces[0, PC.ROW] - 1, b.pieces[0, PC.COL]] == 0:
+        allowed = en.moves_allowed_nb(b.grid, b.tiles, b.pieces, 0, steps)
+        want2 = ref_plan(b, 0, target, allowed) if allowed else None
+        taken = b.move(0, steps)
+        if want2 is None:
+            assert taken == 0
+        else:
+            assert taken == want2[2]
+            assert (int(b.pieces[0, PC.ROW]), int(b.pieces[0, PC.COL])) == want2[:2]
