@@ -18,6 +18,7 @@ from simlib.games.terraria.state import FEAT, KIND, PC, SQ, P
 
 CH, WALK, FLY, WORM = KIND.CHARACTER, KIND.WALKER, KIND.FLYER, KIND.WORM
 TOP, LEFT = 6, 30
+SOLID = (SQ.BLOCK, SQ.HALF)
 
 
 class Board:
@@ -66,6 +67,8 @@ def ref_plan(board, k, target, steps):
             return False  # TR-244
         if kind == WALK:
             return ref.step_ok(r, c, dr, dc)  # TR-325
+        if kind == WORM:  # TR-328: through blocks, at most one open square in a row
+            return ref.sq[nr][nc] in SOLID or ref.sq[r][c] in SOLID
         if (dr, dc) == (0, 0) or ref.sq[nr][nc] == SQ.BLOCK:
             return False
         if dr == -1 and ref.sq[nr][nc] == SQ.HALF:
@@ -98,6 +101,7 @@ def ref_plan(board, k, target, steps):
         (max(abs(r - tr), abs(c - tc)), (r - tr) ** 2 + (c - tc) ** 2, d, r, c)
         for (r, c), d in seen.items()
         if (r, c) not in ref.standing  # TR-119: ends only in an empty square
+        and (kind != WORM or ref.sq[r][c] in SOLID or ref.on_surface(r, c))  # TR-329
     )
     return best[3], best[4], best[2]
 
@@ -188,22 +192,47 @@ def test_enemy_moves_discover_nothing():  # TR-148
     assert b.tally[mv.T.DISCOVERED] == 0
 
 
-def test_worms_are_refused_until_implemented():
-    b = Board(["............", GROUND])
-    assert b.put(0, WORM, 0, 1)
-    assert b.put(1, CH, 0, 8)
-    assert b.move(0, 3) == -1 and b.where(0) == (0, 1)
+def test_a_worm_burrows_through_blocks_and_ends_in_one_or_on_a_surface():  # TR-328, TR-329
+    b = Board(["............", "............", "############", "############"])
+    assert b.put(0, WORM, 1, 1)
+    assert b.put(1, CH, 1, 8)
+    # on the ground it may not slither along open air (2 open squares in a row) ...
+    assert b.plan(0, 1, 1) == (TOP + 2, LEFT + 2, 1)  # ... so it dives into the ground
+    assert b.move(0, 6) == 6
+    assert b.where(0) == (1, 7)  # under the ground for 5 steps, up beside the character
+    assert b.tally[mv.T.FALLS] == 0
+
+
+def burrowed(row1):
+    """A worm inside the left end of a 1-high band of blocks (row 1), a character on it."""
+    b = Board(["............", row1, "............", "............", GROUND])
+    b.pieces[0] = (WORM, TOP + 1, LEFT + 1, 0)
+    b.grid[P.OCC, TOP + 1, LEFT + 1] = 1
+    assert b.put(1, CH, 0, 10)
+    return b
+
+
+def test_a_worm_crosses_a_one_square_gap_but_not_a_wider_one():  # TR-328, TR-329
+    b = burrowed("####.#######")
+    assert b.move(0, 6) == 6
+    assert b.where(0) == (0, 7)  # through the gap at column 4, out on top of the band
+    b = burrowed("####..######")
+    r, c, s = b.plan(0, 1, 6)
+    # it cannot cross two open squares, nor end in the air over the gap: it waits on the
+    # band's near end, as close as it can get
+    assert (r - TOP, c - LEFT) == (0, 3)
+    assert b.move(0, 6) == s and b.where(0) == (0, 3)
 
 
 # --- the kernel against the reference ---------------------------------------------------------
 @settings(max_examples=150, deadline=None)
 @given(
     cells=st.lists(st.sampled_from("......#/=H"), min_size=8 * 12, max_size=8 * 12),
-    kind=st.sampled_from([WALK, FLY]),
+    kind=st.sampled_from([WALK, FLY, WORM]),
     spots=st.lists(st.tuples(st.integers(0, 7), st.integers(0, 11)), min_size=3, max_size=3),
     steps=st.integers(1, 6),
 )
-def test_plan_and_move_match_the_reference(cells, kind, spots, steps):  # TR-323, TR-326, TR-327
+def test_plan_and_move_match_the_reference(cells, kind, spots, steps):  # TR-323, TR-326..329
     rows = ["".join(cells[i * 12 : (i + 1) * 12]).replace("H", ".") for i in range(8)]
     b = Board(rows + [GROUND])
     for i, ch in enumerate(cells):

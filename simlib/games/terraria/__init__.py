@@ -16,7 +16,7 @@ game registry. What exists:
 - :mod:`~simlib.games.terraria.sight`: line of sight between squares (``sees_nb``) and the
   ranges that reach from one square to another (``reach_nb``);
 - :mod:`~simlib.games.terraria.enemy`: how far an enemy moves, toward which character, and
-  its move for walking and flying enemies (worms not yet; see its docstring);
+  its move for walking, flying and worm enemies (see its docstring);
 
 - ``data/weapons.toml``, ``data/armor.toml``, ``data/bestiary.toml``: illustrative
   content tables (the rulebook prints almost none of it; each file quotes what it does
@@ -96,8 +96,10 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
   empty square nearest it (ties: shorter straight line, fewer steps, topmost, leftmost),
   possibly where it started. Walkers step as characters do and fall after a step without
   damage (TR-325, TR-326); flyers step to any of the 8 neighbours that is not a full
-  block, ignore platforms and never fall (TR-327). No enemy enters a house square
-  (TR-244). Worm movement (TR-328, TR-329) is not implemented.
+  block, ignore platforms and never fall (TR-327). Worms (TR-328, TR-329 open) step to
+  any neighbour through full and half blocks, enter an open square only from a block (a
+  gap of 1 at most), end in a block or on a surface, and never fall. No enemy enters a
+  house square (TR-244).
 - Undiscovered tiles are not on the table: no piece steps into them (falls only ever go
   down into tiles that the tile above has already discovered).
 """

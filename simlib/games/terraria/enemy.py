@@ -19,8 +19,13 @@ Rulebook: The Enemy Turn (Enemy Movement). Readings (also in the package docstri
   that leaves them unsupported, without fall damage; flying enemies (TR-327) step to any of
   the 8 neighbours that is not a full block (not up into a half block, not diagonally past
   a corner both squares beside it touch, TR-118), ignore platforms and never fall.
-  No enemy enters a house square (TR-244) or an undiscovered tile, and none discovers
-  (TR-148). Worms (TR-328, TR-329) are not implemented yet: :func:`plan_nb` refuses them.
+  Worms (TR-328, TR-329, open) step to any of the 8 neighbours through full and half
+  blocks; they may enter an open square only from a block, so they cross a gap of one
+  open square (a tunnel) but no wider; they end in a block or on a surface, never hanging
+  in the air, and never fall. No enemy enters a house square (TR-244) or an undiscovered
+  tile, and none discovers (TR-148). Left to the spawning and stacking rules (not settled
+  here): where a worm is placed, and a worm resting on a piece that moves away, which the
+  movement kernels drop like any stacked piece.
 
 The plan is a breadth-first search over squares with scratch arrays the caller allocates
 once per game (:func:`alloc_scratch`); :func:`move_enemy_nb` then carries it out through
@@ -82,6 +87,24 @@ def _on_table_nb(grid, tiles, r, c):
 
 
 @njit
+def _solid_nb(grid, r, c):
+    """A full or half block square (a worm burrows through both)."""
+    s = grid[P.SQ, r, c]
+    return s == SQ.BLOCK or s == SQ.HALF
+
+
+@njit
+def _may_end_nb(grid, tiles, kind, r, c):
+    """May an enemy of ``kind`` end its move in (r, c), occupants aside.
+
+    Worms: in a block or on a surface (TR-329); others wherever their step put them.
+    """
+    if kind != KIND.WORM:
+        return True
+    return _solid_nb(grid, r, c) or supported_nb(grid, tiles, r, c)
+
+
+@njit
 def enemy_can_step_nb(grid, tiles, kind, r, c, dr, dc):
     """True when an enemy of ``kind`` in (r, c) may step by (dr, dc). Read only."""
     nr = r + dr
@@ -92,9 +115,12 @@ def enemy_can_step_nb(grid, tiles, kind, r, c, dr, dc):
         return False  # TR-244
     if kind == KIND.WALKER:
         return can_step_nb(grid, tiles, r, c, dr, dc)
-    if kind != KIND.FLYER:
-        return False
     if (dr == 0 and dc == 0) or dr < -1 or dr > 1 or dc < -1 or dc > 1:
+        return False
+    if kind == KIND.WORM:
+        # through blocks; an open square only straight out of a solid one (a gap of 1)
+        return _solid_nb(grid, nr, nc) or _solid_nb(grid, r, c)
+    if kind != KIND.FLYER:
         return False
     s = grid[P.SQ, nr, nc]
     if s == SQ.BLOCK:
@@ -109,8 +135,8 @@ def enemy_can_step_nb(grid, tiles, kind, r, c, dr, dc):
 
 @njit
 def _land_nb(grid, tiles, kind, r, c):
-    """Row where an enemy stepping into (r, c) ends (walkers fall; the mover is unregistered)."""
-    if kind == KIND.FLYER:
+    """Row where an enemy stepping into (r, c) ends (only walkers fall; mover unregistered)."""
+    if kind != KIND.WALKER:
         return r
     while not supported_nb(grid, tiles, r, c):
         r += 1
@@ -164,10 +190,10 @@ def plan_nb(grid, tiles, pieces, k, target, steps, dist, how, queue):
     ``dist`` (steps to each square, -1 unseen), ``how`` (``8 * row + direction``: the row
     the step that first reached each square started from and its index into ``DIRS``) and
     ``queue``. Returns the chosen end square
-    ``(row, col, steps used)``; ``(-1, -1, -1)`` for a kind that cannot be planned (worms).
+    ``(row, col, steps used)``; ``(-1, -1, -1)`` for a piece that is not an enemy.
     """
     kind = pieces[k, PC.KIND]
-    if kind != KIND.WALKER and kind != KIND.FLYER:
+    if kind != KIND.WALKER and kind != KIND.FLYER and kind != KIND.WORM:
         return -1, -1, -1
     r0 = pieces[k, PC.ROW]
     c0 = pieces[k, PC.COL]
@@ -210,6 +236,8 @@ def plan_nb(grid, tiles, pieces, k, target, steps, dist, how, queue):
             tail += 1
             if grid[P.OCC, nr, nc] != 0:
                 continue  # may pass through, may not end there (TR-119)
+            if not _may_end_nb(grid, tiles, kind, nr, nc):
+                continue
             e = max(abs(nr - tr), abs(nc - tc))
             e2 = (nr - tr) * (nr - tr) + (nc - tc) * (nc - tc)
             if e < bd or (
@@ -240,9 +268,10 @@ def move_enemy_nb(
 
     Writes what :func:`~simlib.games.terraria.movement.step_nb` writes (OCC, positions,
     falls, ``tally``) plus the scratch of :func:`plan_nb` and ``path``. Returns the number
-    of steps taken, or -1 for a kind not implemented yet (worms; nothing changes).
+    of steps taken, or -1 (nothing changes) for a piece that is not an enemy.
     """
-    if pieces[k, PC.KIND] != KIND.WALKER and pieces[k, PC.KIND] != KIND.FLYER:
+    kind = pieces[k, PC.KIND]
+    if kind != KIND.WALKER and kind != KIND.FLYER and kind != KIND.WORM:
         return -1
     n = moves_allowed_nb(grid, tiles, pieces, k, movement)
     target = nearest_character_nb(pieces, k)
@@ -261,7 +290,7 @@ def move_enemy_nb(
     for i in range(s):
         dr = DIRS[path[i], 0]
         dc = DIRS[path[i], 1]
-        if pieces[k, PC.KIND] == KIND.FLYER:
+        if kind != KIND.WALKER:  # flyers and worms never fall
             r = pieces[k, PC.ROW]
             c = pieces[k, PC.COL]
             was = _leave_nb(grid, pieces, k)
@@ -269,7 +298,9 @@ def move_enemy_nb(
             pieces[k, PC.COL] = c + dc
             tally[T.SQUARES] += 1
             _register_nb(grid, pieces, k)
-            if was and r > 0:
+            if was and r > 0 and not (dr == -1 and dc == 0):
+                # the stack above the square left falls (TR-137); after a step straight
+                # up it still rests on the mover
                 _collapse_nb(grid, tiles, mini, pieces, r - 1, c, falls, disc, tally)
         elif not step_nb(grid, tiles, mini, pieces, k, dr, dc, falls, disc, tally):
             return i
