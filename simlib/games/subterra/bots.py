@@ -314,6 +314,34 @@ def hazard_costs_nb(gs, params, hp, lv):
 
 
 @njit
+def tile_cost_nb(tl, u, nh, cc):
+    """Expected cost of the hazard phase on tile ``u`` from where it is and what it is.
+
+    ``cc`` from ``hazard_costs_nb``; ``nh`` horrors in the cave (a horror tile spawns
+    only while a piece is left). Horrors nearby are priced apart (``horror_cost_nb``).
+    """
+    cost = cc[0]
+    ty = tl[u, TFC.TYPE]
+    if ty == TILE.GAS:
+        cost += cc[1]
+    elif ty == TILE.WATER:
+        cost += cc[2]
+    elif ty == TILE.CAVE_IN:
+        if tl[u, TFC.RUBBLE] == 0:
+            f = tl[u, TFC.FACES]
+            nf = ((f >> 1) & 1) + ((f >> 2) & 1) + ((f >> 3) & 1) + ((f >> 4) & 1) + \
+                ((f >> 5) & 1) + ((f >> 6) & 1)
+            if nf == 2:
+                cost += cc[12]
+            else:
+                cost += cave_in_cost_n_nb(cc[3], cc[4], cc[5], cc[6], nf)
+    elif ty == TILE.HORROR:
+        if nh < MAX_HORRORS:
+            cost += cc[7]
+    return cost
+
+
+@njit
 def horror_cost_nb(hpk, cc):
     """Cost of ending a turn at packed horror distance ``hpk``.
 
@@ -378,25 +406,8 @@ def end_cost_nb(tl, nb, gs, hd, u, cc, with_horrors):
     The hazard card (``cc`` from ``hazard_costs_nb``), a horror spawning on a horror tile
     or next door, horrors within reach (``hd`` = steps to the nearest, -1 = none near).
     """
-    cost = cc[0]
-    ty = tl[u, TFC.TYPE]
     nh = gs[GFC.N_HORRORS]
-    if ty == TILE.GAS:
-        cost += cc[1]
-    elif ty == TILE.WATER:
-        cost += cc[2]
-    elif ty == TILE.CAVE_IN:
-        if tl[u, TFC.RUBBLE] == 0:
-            f = tl[u, TFC.FACES]
-            nf = ((f >> 1) & 1) + ((f >> 2) & 1) + ((f >> 3) & 1) + ((f >> 4) & 1) + \
-                ((f >> 5) & 1) + ((f >> 6) & 1)
-            if nf == 2:
-                cost += cc[12]
-            else:
-                cost += cave_in_cost_n_nb(cc[3], cc[4], cc[5], cc[6], nf)
-    elif ty == TILE.HORROR:
-        if nh < MAX_HORRORS:
-            cost += cc[7]
+    cost = tile_cost_nb(tl, u, nh, cc)
     if nh < MAX_HORRORS:
         for d in range(4):
             v = nb[u, d]
@@ -809,23 +820,7 @@ def tile_facts_nb(tl, nb, grid, cv, gs, hd, c, t, queue, n_reach, cc, risk, hp, 
     for qi in range(n_reach):
         u = queue[qi]
         ty = tl[u, TFC.TYPE]
-        ec = cc[0]
-        if ty == TILE.GAS:
-            ec += cc[1]
-        elif ty == TILE.WATER:
-            ec += cc[2]
-        elif ty == TILE.CAVE_IN:
-            if tl[u, TFC.RUBBLE] == 0:
-                f = tl[u, TFC.FACES]
-                nf = ((f >> 1) & 1) + ((f >> 2) & 1) + ((f >> 3) & 1) + ((f >> 4) & 1) + \
-                    ((f >> 5) & 1) + ((f >> 6) & 1)
-                if nf == 2:
-                    ec += cc[12]
-                else:
-                    ec += cave_in_cost_n_nb(cc[3], cc[4], cc[5], cc[6], nf)
-        elif ty == TILE.HORROR:
-            if nh < MAX_HORRORS:
-                ec += cc[7]
+        ec = tile_cost_nb(tl, u, nh, cc)
         # ways out of u (to flee a horror next turn)
         outs = 0
         spawn_next = False

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 import functools
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from simlib.core.datafile import merge_tables, read_toml
 from simlib.errors import SimlibInputError
 from simlib.games.subterra import engine
 from simlib.games.subterra.state import (
@@ -24,11 +23,6 @@ from simlib.games.subterra.state import (
     TILE_NAMES,
 )
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 DATA_DIR = Path(__file__).parent / "data"
 DEFAULT_DATA = DATA_DIR / "default.toml"
 SHAPE_MASKS = (SHAPE.CROSS, SHAPE.T, SHAPE.STRAIGHT, SHAPE.CORNER, SHAPE.DEAD_END)
@@ -38,26 +32,8 @@ REMOVED_BY = {"normal": ("normal",), "advanced": ("advanced",),
               "expert": ("advanced", "expert")}  # ST-023..026
 
 
-def _read_toml(path: Path, what: str) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise SimlibInputError(f"{what} '{path}' does not exist") from None
-    except (OSError, IsADirectoryError) as err:
-        raise SimlibInputError(f"{what} '{path}' cannot be read: {err.strerror}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise SimlibInputError(f"{what} '{path}' is not valid TOML: {err}") from None
 
 
-def _merge(base: dict, over: dict) -> dict:
-    out = copy.deepcopy(base)
-    for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
-        else:
-            out[key] = copy.deepcopy(value)
-    return out
 
 
 @functools.lru_cache(maxsize=16)
@@ -67,9 +43,9 @@ def load_data(path: str = "default") -> dict[str, Any]:
     A designer's file may hold only the tables or keys it changes. Raises
     ``SimlibInputError`` naming the table and key on any bad entry.
     """
-    data = _read_toml(DEFAULT_DATA, "data file")
+    data = read_toml(DEFAULT_DATA, "data file")
     if path not in ("default", "", None):
-        data = _merge(data, _read_toml(Path(path), "data file"))
+        data = merge_tables(data, read_toml(Path(path), "data file"))
     _validate(data)
     return data
 

@@ -7,14 +7,13 @@ decks, bosses and their d20 tables, the Favor deck, the class charts and the sea
 
 from __future__ import annotations
 
-import copy
 import functools
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from simlib.core.datafile import merge_tables, read_toml
 from simlib.errors import SimlibInputError
 from simlib.games.terminus.state import (
     BOSS_FX_NAMES,
@@ -33,11 +32,6 @@ from simlib.games.terminus.state import (
     SITE,
     TSC,
 )
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 DATA_DIR = Path(__file__).parent / "data"
 DEFAULT_DATA = DATA_DIR / "default.toml"
@@ -61,26 +55,8 @@ CLEAR_FEE = 25  # TB-023
 COMBUST = (2, 1)  # TB-148/149: per Battle, other races / Humans
 
 
-def _read_toml(path: Path, what: str) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise SimlibInputError(f"{what} '{path}' does not exist") from None
-    except (OSError, IsADirectoryError) as err:
-        raise SimlibInputError(f"{what} '{path}' cannot be read: {err.strerror}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise SimlibInputError(f"{what} '{path}' is not valid TOML: {err}") from None
 
 
-def _merge(base: dict, over: dict) -> dict:
-    out = copy.deepcopy(base)
-    for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _merge(out[key], value)
-        else:
-            out[key] = copy.deepcopy(value)
-    return out
 
 
 def _need(cond: Any, msg: str) -> None:
@@ -103,9 +79,9 @@ def load_data(path: str = "default") -> dict[str, Any]:
 
     Raises ``SimlibInputError`` naming the table and key on any bad entry.
     """
-    data = _read_toml(DEFAULT_DATA, "data file")
+    data = read_toml(DEFAULT_DATA, "data file")
     if path not in ("default", "", None):
-        data = _merge(data, _read_toml(Path(path), "data file"))
+        data = merge_tables(data, read_toml(Path(path), "data file"))
     _validate(data)
     return data
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import functools
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from simlib.core.datafile import read_toml
 from simlib.errors import SimlibInputError
 from simlib.games.terralore import engine
 from simlib.games.terralore.state import (
@@ -26,11 +26,6 @@ from simlib.games.terralore.state import (
     TYPE_NAMES,
 )
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 DATA_DIR = Path(__file__).parent / "data"
 DEFAULT_DATA = DATA_DIR / "default.toml"
 CARD_KEYS = ("name", "type", "acts", "cost", "points", "affinity", "rarity", "effect",
@@ -40,16 +35,6 @@ LANDMARK_EFFECTS = ("lm_lane_boost", "lm_affinity_boost", "lm_heal", "lm_damage"
 TOKEN_EFFECTS = ("summon", "give_token")
 
 
-def _read_toml(path: Path, what: str) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise SimlibInputError(f"{what} '{path}' does not exist") from None
-    except OSError as err:
-        raise SimlibInputError(f"{what} '{path}' cannot be read: {err.strerror}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise SimlibInputError(f"{what} '{path}' is not valid TOML: {err}") from None
 
 
 @functools.lru_cache(maxsize=16)
@@ -61,9 +46,9 @@ def load_data(path: str = "default") -> dict[str, Any]:
 
     Raises ``SimlibInputError`` naming the card or deck and key on any bad entry.
     """
-    data = _read_toml(DEFAULT_DATA, "data file")
+    data = read_toml(DEFAULT_DATA, "data file")
     if path not in ("default", "", None):
-        over = _read_toml(Path(path), "data file")
+        over = read_toml(Path(path), "data file")
         for key in over:
             if key not in ("cards", "decks"):
                 raise SimlibInputError(f"data: unknown table '{key}'; allowed: cards, decks")

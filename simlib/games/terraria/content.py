@@ -12,16 +12,11 @@ from __future__ import annotations
 
 import copy
 import functools
-import sys
 from pathlib import Path
 from typing import Any
 
+from simlib.core.datafile import read_toml
 from simlib.errors import SimlibInputError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 __all__ = [
     "DATA_DIR",
@@ -94,20 +89,6 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 _BOUNDS = {"wounds": (1, 99), "movement": (0, 20), "coins": (0, 25)}  # coin dial tops at 25
 
 
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise SimlibInputError(f"data file '{path}' does not exist") from None
-    except IsADirectoryError:
-        raise SimlibInputError(f"data file '{path}' is a folder; expected a .toml file") from None
-    except OSError as err:
-        raise SimlibInputError(f"data file '{path}' cannot be read: {err.strerror}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise SimlibInputError(f"data file '{path}' is not valid TOML: {err}") from None
-    except UnicodeDecodeError:
-        raise SimlibInputError(f"data file '{path}' is not UTF-8 text") from None
 
 
 def _is_int(x: Any) -> bool:
@@ -197,10 +178,10 @@ def _load(path: str | None) -> dict[str, Any]:
     data: dict[str, Any] = {}
     src: dict[str, str] = {}
     for table, name in DEFAULT_FILES.items():
-        data[table] = _read(DATA_DIR / name).get(table)
+        data[table] = read_toml(DATA_DIR / name).get(table)
         src[table] = name
     if path is not None:
-        over = _read(Path(path))
+        over = read_toml(Path(path))
         for table, value in over.items():
             if table in WORLD_TABLES:
                 continue

@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import copy
 import functools
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from simlib.core.datafile import read_toml
 from simlib.core.jit import njit
 from simlib.core.rng import randint_nb, shuffle_nb
 from simlib.errors import SimlibInputError
@@ -51,11 +51,6 @@ from simlib.games.terraria.state import (
     TP,
     P,
 )
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 __all__ = [
     "WORLD_FILE",
@@ -92,20 +87,6 @@ TPL_SQ, TPL_RES, TPL_FEAT, TPL_VAL = 0, 1, 2, 3  # planes of the template array
 
 
 # --- loading and validation -------------------------------------------------------------------
-def _read(path: Path) -> dict[str, Any]:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise SimlibInputError(f"data file '{path}' does not exist") from None
-    except IsADirectoryError:
-        raise SimlibInputError(f"data file '{path}' is a folder; expected a .toml file") from None
-    except OSError as err:
-        raise SimlibInputError(f"data file '{path}' cannot be read: {err.strerror}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise SimlibInputError(f"data file '{path}' is not valid TOML: {err}") from None
-    except UnicodeDecodeError:
-        raise SimlibInputError(f"data file '{path}' is not UTF-8 text") from None
 
 
 def _need(cond: bool, msg: str) -> None:
@@ -317,11 +298,11 @@ def _validate(data: dict[str, Any], src: dict[str, str]) -> None:
 
 @functools.lru_cache(maxsize=16)
 def _load(path: str | None) -> dict[str, Any]:
-    base = _read(WORLD_FILE)
+    base = read_toml(WORLD_FILE)
     data = {t: base.get(t) for t in WORLD_TABLES}
     src = {t: WORLD_FILE.name for t in WORLD_TABLES}
     if path is not None:
-        over = _read(Path(path))
+        over = read_toml(Path(path))
         for table, value in over.items():
             if table in DEFAULT_FILES:
                 continue  # content.py reads those
