@@ -206,7 +206,7 @@ def test_a_worm_burrows_through_blocks_and_ends_in_one_or_on_a_surface():  # TR-
 def burrowed(row1):
     """A worm inside the left end of a 1-high band of blocks (row 1), a character on it."""
     b = Board(["............", row1, "............", "............", GROUND])
-    b.pieces[0] = (WORM, TOP + 1, LEFT + 1, 0)
+    b.pieces[0, :4] = (WORM, TOP + 1, LEFT + 1, 0)
     b.grid[P.OCC, TOP + 1, LEFT + 1] = 1
     assert b.put(1, CH, 0, 10)
     return b

@@ -449,7 +449,7 @@ def test_reference_check_can_fail():
         if change == "square":
             g2[P.SQ, 3, 3] = SQ.HALF if g2[P.SQ, 3, 3] != SQ.HALF else SQ.AIR
         elif change == "piece":
-            p2[0] = (CH, 2, 48, 0)
+            p2[0, :4] = (CH, 2, 48, 0)
         elif change == "tally":
             ta2[0] = 1
         else:

@@ -112,6 +112,7 @@ class Kind(NamedTuple):
     WALKER: int = 2  # enemy with no icon: walks and falls like a character
     FLYER: int = 3  # never falls (TR-137)
     WORM: int = 4
+    TOKEN: int = 5  # a life crystal or fallen star token: never moves (TR-307)
 
 
 KIND = Kind()
@@ -124,7 +125,12 @@ class PieceCols(NamedTuple):
     ROW: int = 1
     COL: int = 2
     ROPE: int = 3  # 1 while holding a rope (does not fall)
-    N: int = 4
+    ROLE: int = 4  # ``layout.ROLE``: character, enemy, life crystal, fallen star, boss
+    TYPE: int = 5  # bestiary id of an enemy, boss id of a boss
+    WOUNDS: int = 6  # wounds inflicted so far (TR-280)
+    SECTION: int = 7  # enemy tray section the token came from (-1: none)
+    TSLOT: int = 8  # its index in that section (``layout`` tray arrays)
+    N: int = 9
 
 
 PC = PieceCols()

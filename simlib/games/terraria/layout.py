@@ -1,0 +1,642 @@
+"""Terraria: the column layouts of one game's state and of the compiled content tables.
+
+Everything a playthrough reads or writes is a numpy array; this module names their columns
+so the engine (``engine.py``), the enemy turn (``foes.py``), the bosses (``bosses.py``), the
+decks (``cards.py``) and the bots (``bots.py``) agree on them. The world arrays (``grid``,
+``tiles``, ``mini``, ``pieces``) are described in :mod:`simlib.games.terraria.state`.
+
+Compiled content (``content_tables.compile_tables``; every table is data, see the TOML
+files in ``data/``): one int16 row per entry, columns named below. Dice are listed as up to
+3 die sizes (``0`` = no die) with a count column first.
+
+Per-game state (allocated once per block of games, refilled by ``engine.setup_nb``):
+
+- ``g`` int32 (G.N,): the table's shared state (time track, tokens, pools, bosses, ...).
+- ``chars`` int32 (MAX_PLAYERS, CH.N): one row per player/character.
+- ``inv`` int16 (MAX_PLAYERS, MAX_SLOTS, 2): per inventory slot ``(resource id, count)``;
+  resource ids start at 1 (0 = empty slot); a slot at count 0 is empty (TR-191).
+- ``deck`` int16 (MAX_PLAYERS, PILE.N, MAX_CARDS): each player's piles of card ids;
+  ``npile`` int16 (MAX_PLAYERS, PILE.N) how many each pile holds (the top of the draw pile
+  is its last entry); ``ready`` int16 (MAX_PLAYERS,) the ready slot's card or -1.
+- ``owned`` int16 (MAX_PLAYERS, n_equipment + n_armor): copies of each equipment card
+  and armor set a player owns (the worn / top ones are in ``chars``).
+- ``held`` int16 (MAX_PLAYERS, n_consumables): consumable cards held.
+- ``supply`` int16 (SUP.N, K): what is left in the shared supplies (see :class:`Supply`).
+- ``cnt`` int32 (CNT.N,): the team's counters that objectives and NPC criteria read.
+- ``tray`` int16 (SECTIONS, MAX_TOKENS): per tray token: 0 in the tray, 1 in the world,
+  2 in the section's discard area (the section's tokens are in ``tray_tok``).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+MAX_PLAYERS = 4
+MAX_SLOTS = 6  # 4 at the start, slots 5 and 6 bought (TR-185, TR-186)
+SLOT_CAP = 5  # units per slot (TR-188)
+COIN_CAP = 25  # the coin dial (TR-195)
+MAX_CARDS = 64  # cards one player can hold across all piles
+MAX_ENEMIES = 40  # enemy, life crystal and fallen star tokens in the world at once
+ENEMY_ROW = MAX_PLAYERS  # first ``pieces`` row of an enemy token
+BOSS_ROW = MAX_PLAYERS + MAX_ENEMIES  # the ``pieces`` row of the boss in play
+N_PIECES = BOSS_ROW + 1
+SECTIONS = 30  # the enemy tray: 6 biomes x 5 layers (TR-039)
+DICE = 3  # die columns per dice list
+REWARD_SLOTS = 4  # reward entries per loot or chest list
+
+
+# --- per-game state -----------------------------------------------------------------------
+class Globals(NamedTuple):
+    """Columns of ``g``."""
+
+    ROUND: int = 0  # rounds begun (1 in the first round)
+    TIME: int = 1  # the time token's space on the track
+    DAY: int = 2  # days begun (1 on the first day)
+    TOKENS: int = 3  # time limit tokens left
+    TOMBS: int = 4  # tombstones left in the respawn pool (-1: Journey, unlimited)
+    EVIL: int = 5  # 0 Corruption world, 1 Crimson world
+    SLIMES: int = 6  # the slimes slain meter
+    STATIONS: int = 7  # crafting stations standing (``STATION`` bits)
+    HOUSES: int = 8  # houses built (count)
+    FREE_HOUSES: int = 9  # houses with no NPC living in them
+    NPCS: int = 10  # spawned NPCs (bit ``1 << NPC.x``)
+    DIED: int = 11  # 1 once any character has died (Nurse criterion, TR-367)
+    CHAINS: int = 12  # objective chains completed
+    OBJ: int = 13  # 4 columns: objectives completed in each chain (13..16)
+    BOSS: int = 17  # boss id in play, -1 none
+    FORM: int = 18  # 0 Form A, 1 Form B
+    BOSS_LEFT: int = 19  # wound tokens left on the boss's current form
+    BEHAV: int = 20  # 3 columns: the behaviour deck order (20..22)
+    BEHAV_AT: int = 23  # index of the face-up behaviour card in that order
+    SPAWNED: int = 24  # bosses that have spawned (bit per boss id, TR-400)
+    DEFEATED: int = 25  # bosses defeated (bit per boss id)
+    PENDING: int = 26  # bosses whose criterion is met, spawning at the next enemy turn
+    DRYAD_DIE: int = 27  # 1 while the Dryad's die waits on her space
+    BOTTLE: int = 28  # 1 once the placed bottle was used today
+    COOKED: int = 29  # players who ate from the cooking pot today (bit per player)
+    COOK_LEFT: int = 30  # food buff tokens still uneaten today (bits)
+    OVER: int = 31  # 0 while playing, else an ``OUT`` code
+    PLAYERS: int = 32
+    CHAINS_NEEDED: int = 33  # 1 Easy, 2 Medium, 3 Hard
+    FALL_DAMAGE: int = 34  # 0 in Journey and Lucky Horseshoe modes
+    BEDS: int = 35  # bed houses built
+    N: int = 40
+
+
+G = Globals()
+
+
+class Outcome(NamedTuple):
+    """``g[G.OVER]`` and the recorded ``outcome`` (TR-428)."""
+
+    PLAYING: int = 0
+    WON_OBJECTIVES: int = 1
+    WON_WALL_OF_FLESH: int = 2
+    OUT_OF_TIME: int = 3
+    OUT_OF_RESPAWNS: int = 4
+
+
+OUT = Outcome()
+OUTCOME_NAMES = ("playing", "won_objectives", "won_wall_of_flesh", "out_of_time", "out_of_respawns")
+
+
+class Char(NamedTuple):
+    """Columns of ``chars``."""
+
+    HP: int = 0
+    MAXHP: int = 1
+    MANA: int = 2
+    MAXMANA: int = 3
+    COINS: int = 4  # on the coin dial (cap 25)
+    SLOTS: int = 5  # inventory slots usable (4..6)
+    CARD: int = 6  # character card id
+    WEAPON: int = 7  # equipment id on top of the Sword slot, -1 none
+    AXE: int = 8
+    PICK: int = 9
+    OTHER: int = 10
+    ARMOR: int = 11  # armor set worn, -1: the character card's defence
+    MINION: int = 12  # minion id summoned, -1 none
+    IN_WORLD: int = 13  # 1 while the piece is on the world, 0 dead and waiting to respawn
+    ROPES: int = 14  # rope tokens held, to be placed as if just crafted (Journey, TR-434)
+    # this turn (cleared at the start of the player turn, lost at its end: TR-104)
+    AP: int = 15  # action points left
+    DEF: int = 16  # defence icons in play (TR-105, TR-106: they last through the enemy turn)
+    ATK: int = 17  # attack icons in play
+    TCOIN: int = 18  # coin icons played, spendable this turn only (TR-101)
+    DIG: int = 19  # dig converted and not yet spent
+    CHOP: int = 20  # chop converted and not yet spent
+    # per game measures
+    DEATHS: int = 21
+    FALLS: int = 22
+    FALL_DMG: int = 23
+    DUELS: int = 24  # attacks made plus enemy attacks received
+    WOUNDS_TAKEN: int = 25  # health lost to enemy attacks
+    MOBBED: int = 26  # enemy attacks received that were mobs (2+ enemies)
+    KILLS: int = 27
+    HEALED: int = 28
+    N: int = 32
+
+
+CH = Char()
+
+
+class Pile(NamedTuple):
+    """Piles of ``deck``."""
+
+    DRAW: int = 0
+    DISCARD: int = 1
+    HAND: int = 2
+    PLAY: int = 3  # the play area (cards stay there until the end of the round, TR-105)
+    N: int = 4
+
+
+PILE = Pile()
+
+
+class Supply(NamedTuple):
+    """Rows of ``supply`` (int16 (SUP.N, K), K the largest table)."""
+
+    CARDS: int = 0  # copies of each action card left to buy / gain
+    EQUIP: int = 1  # copies of each equipment card left
+    ARMOR: int = 2
+    CONSUMABLE: int = 3
+    CHEST: int = 4  # 1 while each chest card is in its chest deck
+    N: int = 5
+
+
+SUP = Supply()
+
+
+class Counters(NamedTuple):
+    """Columns of ``cnt``: the vocabulary objective data is written in (TR-057).
+
+    Counters cover the whole game (TR-065). ``RES`` + resource id counts units of that
+    resource ever collected; ``BOSS`` + boss id is 1 once that boss is defeated; ``HOUSE`` +
+    house id counts houses of that kind built; ``NPC`` + npc id is 1 once spawned.
+    """
+
+    BLOCKS_DUG: int = 0
+    ENEMIES: int = 1  # enemies defeated (bosses not counted)
+    SLIMES: int = 2
+    BOSSES: int = 3
+    TILES: int = 4  # tile positions discovered (the 4 starting tiles count)
+    LAYER: int = 5  # deepest layer any character stood on, 1 (Surface) .. 5 (Underworld)
+    HOUSES: int = 6
+    CRAFTED: int = 7  # equipment cards crafted
+    ARMORS: int = 8  # armor sets crafted
+    NPCS: int = 9  # NPCs spawned besides the Guide
+    CHESTS: int = 10
+    TREES: int = 11  # trees and cacti chopped down
+    PLATFORMS: int = 12
+    ROPES: int = 13
+    BIOMES: int = 14  # minimap tokens flipped
+    CARDS_BOUGHT: int = 15
+    CRYSTALS: int = 16  # life crystals collected
+    STARS: int = 17  # fallen stars collected
+    COINS: int = 18  # coins ever gained
+    RES: int = 24  # 32 columns: units collected by resource id (24..55)
+    BOSS: int = 56  # 8 columns: boss defeated (56..63)
+    HOUSE: int = 64  # 16 columns: houses built by house id (64..79)
+    NPC: int = 80  # 8 columns: NPC spawned (80..87)
+    N: int = 88
+
+
+CNT = Counters()
+COUNTER_NAMES = {
+    "blocks_dug": CNT.BLOCKS_DUG,
+    "enemies_defeated": CNT.ENEMIES,
+    "slimes_defeated": CNT.SLIMES,
+    "bosses_defeated": CNT.BOSSES,
+    "tiles_discovered": CNT.TILES,
+    "layer_reached": CNT.LAYER,
+    "houses_built": CNT.HOUSES,
+    "equipment_crafted": CNT.CRAFTED,
+    "armor_crafted": CNT.ARMORS,
+    "npcs_spawned": CNT.NPCS,
+    "chests_opened": CNT.CHESTS,
+    "trees_chopped": CNT.TREES,
+    "platforms_placed": CNT.PLATFORMS,
+    "ropes_placed": CNT.ROPES,
+    "biomes_revealed": CNT.BIOMES,
+    "cards_bought": CNT.CARDS_BOUGHT,
+    "life_crystals": CNT.CRYSTALS,
+    "fallen_stars": CNT.STARS,
+    "coins_gained": CNT.COINS,
+    # these take a ``param`` (a resource, boss, house or NPC id) added to the base column
+    "resource_collected": CNT.RES,
+    "boss_defeated": CNT.BOSS,
+    "house_built": CNT.HOUSE,
+    "npc_spawned": CNT.NPC,
+}
+PARAM_COUNTERS = {"resource_collected": 32, "boss_defeated": 8, "house_built": 16, "npc_spawned": 8}
+
+
+class Npc(NamedTuple):
+    """NPC ids (bits of ``g[G.NPCS]``), rulebook NPC table (TR-369..383)."""
+
+    GUIDE: int = 0
+    NURSE: int = 1
+    MERCHANT: int = 2
+    DRYAD: int = 3
+    GOBLIN: int = 4
+    DEMOLITIONIST: int = 5
+    N: int = 6
+
+
+NPC = Npc()
+NPC_NAMES = ("guide", "nurse", "merchant", "dryad", "goblin_tinkerer", "demolitionist")
+
+
+class Station(NamedTuple):
+    """Crafting station bits (``g[G.STATIONS]``, recipe and house ``STATION`` columns)."""
+
+    WORKBENCH: int = 1
+    ANVIL: int = 2  # the anvil/furnace house gives ANVIL | FURNACE
+    FURNACE: int = 4
+    LOOM: int = 8
+    HELLFORGE: int = 16
+    BOTTLE: int = 32  # placed bottle
+    COOKING_POT: int = 64
+    BED: int = 128
+
+
+STATION = Station()
+STATION_NAMES = {
+    "workbench": STATION.WORKBENCH,
+    "anvil": STATION.ANVIL,
+    "furnace": STATION.FURNACE,
+    "loom": STATION.LOOM,
+    "hellforge": STATION.HELLFORGE,
+    "placed_bottle": STATION.BOTTLE,
+    "cooking_pot": STATION.COOKING_POT,
+    "bed": STATION.BED,
+}
+
+
+# --- compiled content tables -------------------------------------------------------------------
+class Range(NamedTuple):
+    """Range bits of weapons, enemies and bosses."""
+
+    SHORT: int = 1
+    MEDIUM: int = 2
+    LONG: int = 4
+
+
+RANGE = Range()
+
+
+class Debuff(NamedTuple):
+    """Debuff card types (bestiary ``debuff``, TR-342)."""
+
+    NONE: int = 0
+    POISONED: int = 1
+    ON_FIRE: int = 2
+    FROZEN: int = 3
+
+
+DEBUFF = Debuff()
+
+
+class Slot(NamedTuple):
+    """Equipment slots (``EQ.SLOT``), in ``CH`` order from ``CH.WEAPON``."""
+
+    WEAPON: int = 0
+    AXE: int = 1
+    PICK: int = 2
+    OTHER: int = 3
+
+
+SLOT = Slot()
+
+
+class CardCols(NamedTuple):
+    """``cards`` int16 (n_cards, CF.N): action cards (start, Guide, Merchant, chest, debuff).
+
+    A card gives option A's icons, or (when ``CHOICE``) option A or option B, never both
+    (TR-102). ``HURT`` is health lost when the card is played (debuff effects are data).
+    """
+
+    AP: int = 0
+    DEF: int = 1
+    HEAL: int = 2
+    COIN: int = 3
+    ATK: int = 4
+    DRAW: int = 5  # extra cards drawn at once when played
+    MANA: int = 6
+    AP_B: int = 7
+    DEF_B: int = 8
+    HEAL_B: int = 9
+    COIN_B: int = 10
+    ATK_B: int = 11
+    DRAW_B: int = 12
+    MANA_B: int = 13
+    CHOICE: int = 14
+    PRICE: int = 15  # coins to buy (Guide and Merchant cards)
+    SHOP: int = 16  # ``SHOP`` code
+    LEVEL: int = 17  # chest action card level 1..5
+    COPIES: int = 18
+    DEBUFF: int = 19  # ``DEBUFF`` type of a debuff card
+    HURT: int = 20
+    RECALL: int = 21  # 1: returns the character to the Surface Forest or a bed (Magic Mirror)
+    N: int = 22
+
+
+CF = CardCols()
+
+
+class Shop(NamedTuple):
+    """Where an action card comes from (``CF.SHOP``)."""
+
+    START: int = 0
+    GUIDE: int = 1
+    MERCHANT_8: int = 2
+    MERCHANT_15: int = 3
+    CHEST: int = 4
+    DEBUFF: int = 5
+
+
+SHOP = Shop()
+
+
+class EquipCols(NamedTuple):
+    """``equip`` int16 (n_equipment, EQ.N); recipes in ``equip_recipe`` (n, 4, 2)."""
+
+    SLOT: int = 0  # ``SLOT``
+    NATK: int = 1  # attack dice per attack
+    ATK0: int = 2
+    ATK1: int = 3
+    ATK2: int = 4
+    RANGE: int = 5  # ``RANGE`` bits
+    LOS: int = 6
+    CHOP: int = 7  # chop per action point (axes)
+    DIG: int = 8  # dig per action point (pickaxes)
+    MANA: int = 9  # mana per attack (magic weapons, TR-354) or per summon (minion)
+    MINION: int = 10  # minion id summoned, -1 none
+    DRAW: int = 11  # hand limit bonus while on top of its slot (TR-207)
+    STATION: int = 12  # ``STATION`` bits needed to craft
+    CRAFTABLE: int = 13
+    COPIES: int = 14
+    TIER: int = 15  # 0 starting .. higher is better (bots' ranking)
+    GATE: int = 16  # 1: the Deathbringer / Nightmare pickaxe that gates the hellforge
+    EVIL: int = 17  # 0 any world, 1 Corruption only, 2 Crimson only
+    N: int = 18
+
+
+EQ = EquipCols()
+
+
+class ArmorCols(NamedTuple):
+    """``armor`` int16 (n_armor, AR.N); recipes in ``armor_recipe`` (n, 4, 2)."""
+
+    NDEF: int = 0
+    DEF0: int = 1
+    DEF1: int = 2
+    DEF2: int = 3
+    HP: int = 4  # maximum health bonus while worn
+    ATK: int = 5  # attack icons while worn
+    DRAW: int = 6  # hand limit bonus
+    MANA: int = 7  # maximum mana bonus
+    IMMUNE: int = 8  # debuff immunity bits (1 << DEBUFF type)
+    STATION: int = 9
+    CRAFTABLE: int = 10
+    COPIES: int = 11
+    TIER: int = 12
+    EVIL: int = 13
+    N: int = 14
+
+
+AR = ArmorCols()
+
+
+class CharacterCols(NamedTuple):
+    """``characters`` int16 (n_character_cards, CC.N): the 8 character cards."""
+
+    HAND: int = 0  # hand limit (4 printed, TR-092)
+    NDEF: int = 1  # base defence dice (1 die printed, TR-284)
+    DEF0: int = 2
+    DEF1: int = 3
+    DEF2: int = 4
+    HP: int = 5  # starting maximum health (5 printed, TR-287)
+    MANA: int = 6  # starting maximum mana
+    N: int = 7
+
+
+CC = CharacterCols()
+
+
+class ConsumableCols(NamedTuple):
+    """``consumables`` int16 (n, CO.N): effects when discarded (TR-386)."""
+
+    HEAL: int = 0
+    MANA: int = 1
+    DEF: int = 2  # defence icons for this round
+    ATK: int = 3
+    AP: int = 4
+    DIG: int = 5  # dig granted at once (bomb)
+    RECALL: int = 6
+    VOODOO: int = 7  # the Guide Voodoo Doll (spawns Wall of Flesh next to lava)
+    CURE: int = 8  # scraps debuff cards from hand
+    COPIES: int = 9
+    BOTTLE: int = 10  # 1: may come from the placed bottle house
+    DEMOLITION: int = 11  # 10 or 15: the Demolitionist's price for it (0: not sold)
+    N: int = 12
+
+
+CO = ConsumableCols()
+
+
+class RewardCols(NamedTuple):
+    """A reward ``(KIND, ID, AMOUNT)``: chest cards, objective rewards, loot."""
+
+    KIND: int = 0
+    ID: int = 1
+    AMOUNT: int = 2
+    N: int = 3
+
+
+RW = RewardCols()
+
+
+class RewardKind(NamedTuple):
+    """``RW.KIND`` codes."""
+
+    NONE: int = 0
+    COINS: int = 1
+    RESOURCE: int = 2  # ID resource id, AMOUNT units
+    EQUIP: int = 3  # ID equipment id
+    ARMOR: int = 4
+    CONSUMABLE: int = 5
+    CHEST_CARD: int = 6  # ID = level: the top chest action card of that level
+    HEAL: int = 7  # AMOUNT health
+    MAXHP: int = 8  # health meter extensions
+    MAXMANA: int = 9
+    ROPE: int = 10  # rope tokens to place
+
+
+RK = RewardKind()
+
+
+class ObjectiveCols(NamedTuple):
+    """``objectives`` int16 (40, OB.N), chain order: Dig, Fight, Explore, Build, 10 each.
+
+    Done when ``cnt[COUNTER + PARAM] >= AMOUNT`` (TR-065). The reward is a ``RW`` triple in
+    columns ``REWARD..REWARD+2``; ``SHARED`` 1 gives it once (the bots split it), 0 to ALL.
+    """
+
+    CHAIN: int = 0
+    COUNTER: int = 1  # a ``CNT`` base column
+    PARAM: int = 2
+    AMOUNT: int = 3
+    REWARD: int = 4  # 3 columns
+    SHARED: int = 7
+    N: int = 8
+
+
+OB = ObjectiveCols()
+CHAINS = ("dig", "fight", "explore", "build")
+
+
+class HouseCols(NamedTuple):
+    """``houses`` int16 (n_houses, HO.N); build costs in ``house_recipe`` (n, 4, 2)."""
+
+    W: int = 0  # footprint in squares
+    H: int = 1
+    PROVIDES: int = 2  # ``STATION`` bits
+    NEEDS: int = 3  # ``STATION`` bits that must stand (TR-249..252)
+    GATED: int = 4  # 1: needs the hellforge pickaxe crafted (TR-252)
+    COPIES: int = 5  # 4 bed houses, 1 of each other (TR-234)
+    N: int = 6
+
+
+HO = HouseCols()
+
+
+class EnemyCols(NamedTuple):
+    """``enemies`` int16 (n_bestiary, EN.N): the bestiary (tray tokens in ``tray_tok``)."""
+
+    NATK: int = 0
+    ATK0: int = 1
+    ATK1: int = 2
+    ATK2: int = 3
+    RANGE: int = 4
+    NDEF: int = 5
+    DEF0: int = 6
+    DEF1: int = 7
+    DEF2: int = 8
+    WOUNDS: int = 9
+    MOVEMENT: int = 10
+    KIND: int = 11  # ``state.KIND`` WALKER, FLYER or WORM
+    DEBUFF: int = 12
+    SLIME: int = 13
+    COINS: int = 14
+    LOOT_RES: int = 15  # resource id dropped (0 none), e.g. Gel, Lens
+    LOOT_N: int = 16
+    VOODOO: int = 17  # 1: drops the Guide Voodoo Doll
+    NIGHT: int = 18  # 0 day token, 1 night token
+    N: int = 19
+
+
+EN = EnemyCols()
+
+
+class Token(NamedTuple):
+    """Special ``tray_tok`` entries (ordinary tokens are bestiary ids >= 0)."""
+
+    CRYSTAL: int = -2  # a life crystal (TR-304)
+    STAR: int = -3  # a fallen star (TR-358)
+
+
+TOKEN = Token()
+
+
+class PieceRole(NamedTuple):
+    """``pieces[:, PC.ROLE]``."""
+
+    CHARACTER: int = 0
+    ENEMY: int = 1
+    CRYSTAL: int = 2
+    STAR: int = 3
+    BOSS: int = 4
+
+
+ROLE = PieceRole()
+
+
+class BossCols(NamedTuple):
+    """``bosses`` int16 (n_bosses, BO.N): Form A columns then Form B at ``+ BO.FORM_B``."""
+
+    SPAWN: int = 0  # ``BOSS_SPAWN`` criterion
+    EVIL: int = 1  # 0 any world, 1 Corruption only, 2 Crimson only
+    WIN: int = 2  # 1: defeating it wins the game (Wall of Flesh, TR-425)
+    WOUNDS: int = 3  # form A wound tokens
+    NATK: int = 4
+    ATK0: int = 5
+    ATK1: int = 6
+    ATK2: int = 7
+    RANGE: int = 8
+    NDEF: int = 9
+    DEF0: int = 10
+    DEF1: int = 11
+    DEF2: int = 12
+    MOVEMENT: int = 13
+    KIND: int = 14
+    SPECIAL: int = 15  # ``SPECIAL`` ability code
+    SPECIAL_N: int = 16  # its amount (enemies spawned, health healed, ...)
+    DEBUFF: int = 17
+    FORM_B: int = 18  # columns WOUNDS..DEBUFF again for Form B start here (+0..+14)
+    N: int = 33
+
+
+BO = BossCols()
+
+
+class BossSpawn(NamedTuple):
+    """Boss spawn criteria (``BO.SPAWN``), rulebook Bosses table."""
+
+    SLIMES: int = 0  # King Slime: the slimes slain meter reaches 8 (TR-391)
+    BEE_LARVA: int = 1  # Queen Bee (TR-392)
+    LENSES: int = 2  # Eye of Cthulhu: 3 lenses at an altar (TR-393)
+    SHADOW_ORB: int = 3  # Eater of Worlds (TR-394)
+    CRIMSON_HEART: int = 4  # Brain of Cthulhu (TR-395)
+    VOODOO: int = 5  # Wall of Flesh (TR-396)
+
+
+BOSS_SPAWN = BossSpawn()
+
+
+class BehaviourCols(NamedTuple):
+    """``behaviour`` int16 (n_bosses, 3, BH.N): each boss's 3 Behaviour cards."""
+
+    SPECIAL: int = 0  # 1: the special ability fires
+    MOVE: int = 1  # 1: moves (0: N/A)
+    SHORT: int = 2  # 1: short range attack
+    RANGED: int = 3  # 1: medium/long attack; 2: spawns an enemy instead (TR-408)
+    N: int = 4
+
+
+BH = BehaviourCols()
+
+
+class Special(NamedTuple):
+    """Boss special abilities (``BO.SPECIAL``; illustrative vocabulary, data picks)."""
+
+    NONE: int = 0
+    SPAWN: int = 1  # spawn SPECIAL_N enemies of the boss's tray section next to it
+    HEAL: int = 2  # put SPECIAL_N wound tokens back (not above the form's count)
+    CHARGE: int = 3  # moves SPECIAL_N extra squares this turn
+    BURN: int = 4  # every character on the boss's tile loses SPECIAL_N health
+
+
+SPECIAL = Special()
+
+
+class TimeCols(NamedTuple):
+    """``time_track`` int16 (n_spaces, TT.N): the day/night tracker (data, TR-0xx)."""
+
+    SUNRISE: int = 0
+    SKULL: int = 1
+    NIGHT: int = 2
+    N: int = 3
+
+
+TT = TimeCols()
