@@ -352,7 +352,7 @@ class Ref:
             if p is None:
                 assert pieces[k, PC.KIND] == KIND.NONE
             else:
-                assert list(pieces[k]) == p, (k, list(pieces[k]), p)
+                assert list(pieces[k, :4]) == p, (k, list(pieces[k, :4]), p)
         known = {
             (la, tc) for la in range(LAYERS) for tc in range(TILE_COLS) if tiles[TP.KNOWN, la, tc]
         }
