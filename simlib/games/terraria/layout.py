@@ -29,7 +29,7 @@ Per-game state (allocated once per block of games, refilled by ``engine.setup_nb
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 MAX_PLAYERS = 4
 MAX_SLOTS = 6  # 4 at the start, slots 5 and 6 bought (TR-185, TR-186)
@@ -640,3 +640,113 @@ class TimeCols(NamedTuple):
 
 
 TT = TimeCols()
+
+
+class RuleCols(NamedTuple):
+    """``rules`` int16 (RU.N,): single numbers of the rules, printed or illustrative (data)."""
+
+    NURSE_PRICE: int = 0  # 15 printed (TR-371)
+    MERCHANT_COINS: int = 1  # 10 printed: Merchant criterion (TR-372)
+    NURSE_HP: int = 2  # 6 printed: Nurse criterion (TR-370)
+    SLOT5_PRICE: int = 3  # 15 printed (TR-186)
+    SLOT6_PRICE: int = 4  # 25 printed
+    KING_SLIME: int = 5  # 8 printed (TR-391)
+    LENSES: int = 6  # 3 printed (TR-393)
+    DRYAD_DIE: int = 7  # the Dryad's die size (data, TR-378)
+    CRYSTAL_HP: int = 8  # maximum health per life crystal (data, TR-306)
+    STAR_MANA: int = 9  # maximum mana per fallen star (data)
+    MAX_HP: int = 10  # how high health extensions can take the maximum (data)
+    MAX_MANA: int = 11
+    LENS: int = 12  # resource id of the Lens
+    WOOD: int = 13  # resource id of Wood (platforms, chopping)
+    COBWEB: int = 14  # resource id of Cobweb (ropes)
+    GEL: int = 15
+    N: int = 16
+
+
+RU = RuleCols()
+MAX_HOUSES = 10  # house tiles (TR-018)
+
+
+class HouseAt(NamedTuple):
+    """Columns of ``house_at`` int16 (MAX_HOUSES, HA.N): the houses built, in order."""
+
+    ID: int = 0  # house id, -1 for an unused row
+    ROW: int = 1  # top-left square of its footprint
+    COL: int = 2
+    NPC: int = 3  # NPC living there, -1 free
+    N: int = 4
+
+
+HA = HouseAt()
+
+
+class Tables(NamedTuple):
+    """Compiled content of one run: read only in the kernels (numba takes NamedTuples).
+
+    World (``world.compile_world``): ``tpl``, ``stock``, ``stock_n``, ``start``, ``res_dig``,
+    ``res_struct``, ``plat_pos``. Content (``content_tables.compile_tables``): the rest; the
+    column layouts are the classes above.
+    """
+
+    tpl: Any
+    stock: Any
+    stock_n: Any
+    start: Any
+    res_dig: Any
+    res_struct: Any
+    plat_pos: Any
+    rules: Any  # int16 (RU.N,)
+    cards: Any  # int16 (n_cards, CF.N)
+    start_deck: Any  # int16 (8,) card ids of one starting deck (TR-030)
+    equip: Any  # int16 (n_equip, EQ.N)
+    equip_recipe: Any  # int16 (n_equip, 4, 2): (resource id, units), id 0 = unused
+    start_equip: Any  # int16 (2, 3): standard and Journey starting (weapon, axe, pickaxe)
+    armor: Any  # int16 (n_armor, AR.N)
+    armor_recipe: Any  # int16 (n_armor, 4, 2)
+    minions: Any  # int16 (n_minions,): attack icons of each minion card
+    characters: Any  # int16 (n_characters, CC.N)
+    consumables: Any  # int16 (n_consumables, CO.N)
+    houses: Any  # int16 (n_houses, HO.N)
+    house_recipe: Any  # int16 (n_houses, 4, 2)
+    food: Any  # int16 (4, RW.N): the cooking pot's food buff tokens
+    objectives: Any  # int16 (40, OB.N)
+    enemies: Any  # int16 (n_bestiary, EN.N)
+    tray_tok: Any  # int16 (SECTIONS, MAX_TOKENS): bestiary id or ``TOKEN``, -1 unused
+    tray_night: Any  # int16 (SECTIONS, MAX_TOKENS): 1 for a night token
+    tray_n: Any  # int16 (SECTIONS,)
+    chest_biome: Any  # int16 (n_chest_cards,): ``state.BIOME`` of each chest card
+    chest_reward: Any  # int16 (n_chest_cards, 5, RW.N): reward by layer
+    bosses: Any  # int16 (n_bosses, BO.N)
+    behaviour: Any  # int16 (n_bosses, 3, BH.N)
+    boss_loot: Any  # int16 (n_bosses, REWARD_SLOTS, RW.N)
+    time_track: Any  # int16 (n_spaces, TT.N)
+
+
+class State(NamedTuple):
+    """One game's arrays (see the module docstring); allocated once per block of games."""
+
+    grid: Any
+    tiles: Any
+    mini: Any
+    pieces: Any  # int16 (N_PIECES, PC.N)
+    g: Any
+    chars: Any
+    inv: Any
+    deck: Any
+    npile: Any
+    ready: Any
+    owned: Any
+    held: Any
+    supply: Any
+    cnt: Any
+    tray: Any  # int16 (SECTIONS, MAX_TOKENS)
+    house_at: Any  # int16 (MAX_HOUSES, HA.N)
+    falls: Any  # int16 (F, 3) movement fall events
+    disc: Any  # int16 (D, 2) tiles discovered by the last action
+    tally: Any  # int32 (movement.T.N,)
+    dist: Any  # enemy-plan scratch (``enemy.alloc_scratch``)
+    how: Any
+    queue: Any
+    path: Any
+    rng: Any  # uint64 (4,): the game's generator state
