@@ -750,7 +750,7 @@ class State(NamedTuple):
     queue: Any
     path: Any
     rng: Any  # uint64 (4,): the game's generator state
-    drawn: Any  # int16 (7, 5, M): world generation scratch (``world.generate_world_nb``)
-    bdist: Any  # int32 (rows, cols): the bots' path search scratch
-    bfrom: Any  # int32 (rows, cols)
-    bqueue: Any  # int32 (rows * cols * 4,)
+    drawn: Any = None  # int16 (7, 5, M): world generation scratch (``world.generate_world_nb``)
+    bdist: Any = None  # int32 (rows, cols): the bots' path search scratch
+    bfrom: Any = None  # int32 (rows, cols)
+    bqueue: Any = None  # int32 (rows * cols * 4,)
