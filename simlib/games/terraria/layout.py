@@ -134,6 +134,9 @@ class Char(NamedTuple):
     MOBBED: int = 26  # enemy attacks received that were mobs (2+ enemies)
     KILLS: int = 27
     HEALED: int = 28
+    FALL_DEATHS: int = 29  # deaths caused by a fall
+    MOB_DMG: int = 30  # health lost to mobbed attacks (2+ enemies in short range)
+    MOB_DEATHS: int = 31  # deaths caused by a mobbed attack
     N: int = 32
 
 
