@@ -164,8 +164,10 @@ def end_round_cards_nb(st, p):
 
 @njit
 def discard_all_nb(st, p):
-    """Death step 2 (TR-292, TR-293): hand, play area and ready slot to the discard pile,
-    then the discard pile is shuffled."""
+    """Death step 2 (TR-292, TR-293): hand, play area and ready slot to the discard pile.
+
+    The discard pile is then shuffled.
+    """
     end_round_cards_nb(st, p)
     if st.ready[p] >= 0:
         m = st.npile[p, PILE.DISCARD]

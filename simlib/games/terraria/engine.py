@@ -1,5 +1,7 @@
-"""Terraria playthroughs: setup, the round (preparation, player turn, enemy turn, cleanup),
-the player's actions, crafting, houses, NPCs, objectives and the record of one game.
+"""Terraria playthroughs: setup, the round, the player's actions and the record of a game.
+
+The round is preparation, player turn, enemy turn and cleanup; the actions include
+crafting, houses, NPCs and objectives.
 
 The kernels take ``(st, tab, ...)``: ``st`` a :class:`~simlib.games.terraria.layout.State`
 (one game's arrays, allocated once per block of games by :func:`alloc_state_nb`) and ``tab``
@@ -28,9 +30,9 @@ from simlib.games.terraria.layout import (
     CH,
     CNT,
     CO,
+    COIN_CAP,
     EN,
     EQ,
-    G,
     HA,
     HO,
     MAX_CARDS,
@@ -52,11 +54,12 @@ from simlib.games.terraria.layout import (
     STATION,
     SUP,
     TT,
-    COIN_CAP,
+    G,
     State,
 )
 from simlib.games.terraria.movement import (
     T,
+    can_place_platform_nb,
     chop_nb,
     dig_nb,
     fall_hurts_nb,
@@ -66,7 +69,6 @@ from simlib.games.terraria.movement import (
     rope_move_nb,
     step_nb,
     sunrise_trees_nb,
-    can_place_platform_nb,
 )
 from simlib.games.terraria.sight import reach_nb, sees_nb
 from simlib.games.terraria.state import (
@@ -195,8 +197,16 @@ def setup_nb(st, tab, cfg, seed, index):
     seed_state_nb(seed, index, st.rng)
     players = cfg[CFG.PLAYERS]
     evil = generate_world_nb(
-        tab.tpl, tab.stock, tab.stock_n, tab.start, cfg[CFG.EVIL], st.grid, st.tiles, st.mini,
-        st.drawn, st.rng,
+        tab.tpl,
+        tab.stock,
+        tab.stock_n,
+        tab.start,
+        cfg[CFG.EVIL],
+        st.grid,
+        st.tiles,
+        st.mini,
+        st.drawn,
+        st.rng,
     )
     st.pieces[:, :] = 0
     st.pieces[:, PC.SECTION] = -1
@@ -236,7 +246,6 @@ def setup_nb(st, tab, cfg, seed, index):
     st.held[:, :] = 0
     st.npile[:, :] = 0
     st.ready[:] = -1
-    n_eq = tab.equip.shape[0]
     iron = 1 if cfg[CFG.IRON] else 0
     for p in range(players):
         ch = st.chars[p]
@@ -294,7 +303,16 @@ def _clear_events_nb(st):
 @njit
 def _place_character_nb(st, tab, p, r, c):
     place_piece_nb(
-        st.grid, st.tiles, st.mini, st.pieces, p, KIND.CHARACTER, r, c, st.falls, st.disc,
+        st.grid,
+        st.tiles,
+        st.mini,
+        st.pieces,
+        p,
+        KIND.CHARACTER,
+        r,
+        c,
+        st.falls,
+        st.disc,
         st.tally,
     )
 
@@ -372,8 +390,11 @@ def settle_nb(st, tab, p):
             continue
         st.chars[k, CH.FALLS] += 1
         hurt = fall_hurts_nb(
-            defense_dice_nb(st, tab, k), st.falls[i, 1], st.falls[i, 2] != 0,
-            st.g[G.FALL_DAMAGE] != 0, st.rng,
+            defense_dice_nb(st, tab, k),
+            st.falls[i, 1],
+            st.falls[i, 2] != 0,
+            st.g[G.FALL_DAMAGE] != 0,
+            st.rng,
         )
         if hurt and st.chars[k, CH.HP] > 0:
             st.chars[k, CH.HP] -= 1
@@ -417,9 +438,7 @@ def step_action_nb(st, tab, p, dr, dc):
     if not _can_act_nb(st, p) or st.chars[p, CH.AP] < 1:
         return False
     st.tally[:] = 0
-    if not step_nb(
-        st.grid, st.tiles, st.mini, st.pieces, p, dr, dc, st.falls, st.disc, st.tally
-    ):
+    if not step_nb(st.grid, st.tiles, st.mini, st.pieces, p, dr, dc, st.falls, st.disc, st.tally):
         return False
     st.chars[p, CH.AP] -= 1
     settle_nb(st, tab, p)
@@ -473,8 +492,18 @@ def dig_action_nb(st, tab, p, r, c):
     feat = st.grid[P.FEAT, r, c]
     st.tally[:] = 0
     spent, done, res = dig_nb(
-        st.grid, st.tiles, st.mini, st.pieces, p, r, c, ch[CH.DIG], tab.res_dig, st.falls,
-        st.disc, st.tally,
+        st.grid,
+        st.tiles,
+        st.mini,
+        st.pieces,
+        p,
+        r,
+        c,
+        ch[CH.DIG],
+        tab.res_dig,
+        st.falls,
+        st.disc,
+        st.tally,
     )
     if spent < 0:
         return False
@@ -895,8 +924,10 @@ def build_house_nb(st, tab, p, hid, r, c):
 
 @njit
 def buy_card_nb(st, tab, p, shop):
-    """Buy an action card from the Guide (``shop`` a card id of a Guide pile) or the Merchant
-    (``shop`` = -1 for the 8-coin pile, -2 for the 15-coin pile: its top card, TR-374).
+    """Buy an action card from the Guide or the Merchant.
+
+    ``shop`` is a card id of a Guide pile, or -1 for the Merchant's 8-coin pile and -2 for
+    its 15-coin pile (their top card, TR-374).
 
     TR-369, TR-372, TR-373; the card goes to the discard pile (TR-096).
     """
@@ -1257,8 +1288,11 @@ def from_bots_sunrise_nb(st, tab, p, bot_ids, bp):
 
 @njit
 def enemy_turn_nb(st, tab):
-    """The enemy turn (TR-315, TR-316): a pending boss spawns, its special ability, every
-    enemy moves, the boss moves, attacks in range bands, the behaviour deck advances."""
+    """The enemy turn (TR-315, TR-316).
+
+    A pending boss spawns, its special ability fires, every enemy moves, the boss moves,
+    attacks resolve in range bands, the behaviour deck advances.
+    """
     bosses.spawn_pending_boss_nb(st, tab)  # TR-398
     if st.g[G.OVER] != 0:
         return

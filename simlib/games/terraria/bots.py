@@ -1,0 +1,660 @@
+"""Terraria bots: scripted players who cooperate as a team (TR-003, TR-079).
+
+Every bot plays the same turn loop with its own weights (``bp``, a float64 vector in
+``PARAM_NAMES`` order):
+
+1. Before drawing: the best owned card on top of each equipment slot and the best owned
+   armor set worn (by the data's ``TIER``; TR-208, TR-218).
+2. Draw a hand (the ready slot's card is taken only if it is not a debuff), then play:
+   a debuff card is put into the ready slot instead when the slot is free of another
+   debuff (TR-108..111: it never comes back unless drawn), the rest are played; a card with
+   a choice gives defence when an enemy is within ``guard_range`` squares, else option A.
+3. Free actions: Nurse when health is at most ``heal_at``, healing consumables, buy
+   inventory slots and cards, craft every better item the team can pay for, build the next
+   house whose stations are standing where it fits beside the character.
+4. Action points: collect adjacent crystals and stars; attack what the weapon reaches when
+   the fight weight says so (lowest wounds left first; the boss first); open an adjacent
+   chest; chop an adjacent tree while Wood is short; dig an adjacent resource block;
+   otherwise walk (digging where it must) toward the best goal of a cost-bounded search:
+   each square scores ``explore`` x new tiles its tile would reveal + ``deep`` x its layer +
+   ``chest`` / ``mine`` / ``wood`` / ``fight`` for what is next to it, divided by
+   ``1 + cost``. The plan is kept for the turn and re-made only when an action fails.
+
+Bots: ``explorer`` (default: tiles, depth and chests first), ``builder`` (wood, houses and
+gear first) and ``fighter`` (hunts enemies and bosses).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlib.core.jit import njit
+from simlib.games.terraria import cards, engine, life
+from simlib.games.terraria.layout import (
+    AR,
+    CF,
+    CH,
+    CO,
+    EQ,
+    HO,
+    MAX_PLAYERS,
+    N_PIECES,
+    NPC,
+    PILE,
+    ROLE,
+    RU,
+    SHOP,
+    STATION,
+    SUP,
+    G,
+)
+from simlib.games.terraria.movement import can_step_nb, supported_nb
+from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P
+
+PARAM_NAMES = (
+    "explore",
+    "deep",
+    "chest",
+    "mine",
+    "wood",
+    "fight",
+    "guard_range",
+    "heal_at",
+    "wood_target",
+    "budget",
+    "fall_penalty",
+    "buy_reserve",
+)
+PARAM_HELP = {
+    "explore": "goal weight per undiscovered tile a square's tile would reveal",
+    "deep": "goal weight per layer of depth",
+    "chest": "goal weight of a square next to an unopened chest",
+    "mine": "goal weight of a square next to a resource block",
+    "wood": "goal weight of a square next to a tree while Wood is short",
+    "fight": "goal weight of a square next to an enemy; >0 also attacks anything in reach",
+    "guard_range": "take defence from a choice card when an enemy is this close (squares)",
+    "heal_at": "pay the Nurse or drink a potion at or below this health",
+    "wood_target": "Wood the team keeps in stock (houses, platforms)",
+    "budget": "action-point cost bound of the path search",
+    "fall_penalty": "path cost added per square of a fall that can hurt",
+    "buy_reserve": "coins kept back when buying action cards",
+}
+PARAM_BOUNDS = {
+    "explore": (0.0, 100.0),
+    "deep": (0.0, 100.0),
+    "chest": (0.0, 100.0),
+    "mine": (0.0, 100.0),
+    "wood": (0.0, 100.0),
+    "fight": (0.0, 100.0),
+    "guard_range": (0.0, 20.0),
+    "heal_at": (0.0, 10.0),
+    "wood_target": (0.0, 30.0),
+    "budget": (2.0, 40.0),
+    "fall_penalty": (0.0, 10.0),
+    "buy_reserve": (0.0, 25.0),
+}
+
+
+class _Bp:
+    EXPLORE = 0
+    DEEP = 1
+    CHEST = 2
+    MINE = 3
+    WOOD = 4
+    FIGHT = 5
+    GUARD = 6
+    HEAL_AT = 7
+    WOOD_TARGET = 8
+    BUDGET = 9
+    FALL = 10
+    RESERVE = 11
+
+
+BP = _Bp()
+
+# name -> (id, defaults in PARAM_NAMES order, description)
+BOTS = {
+    "explorer": (
+        0,
+        (10.0, 4.0, 12.0, 6.0, 4.0, 3.0, 3.0, 2.0, 6.0, 16.0, 2.0, 4.0),
+        "objective rush: discovers tiles, goes deep, opens chests, mines on the way",
+    ),
+    "builder": (
+        1,
+        (5.0, 2.0, 8.0, 10.0, 10.0, 2.0, 3.0, 2.0, 12.0, 16.0, 2.0, 8.0),
+        "gears up first: wood and ore, houses and crafting, then explores",
+    ),
+    "fighter": (
+        2,
+        (6.0, 3.0, 8.0, 4.0, 3.0, 12.0, 4.0, 2.0, 6.0, 16.0, 2.0, 4.0),
+        "hunts enemies and bosses, keeps the team's fight chain moving",
+    ),
+}
+
+
+# --- before drawing ----------------------------------------------------------------------------
+@njit
+def gear_up_nb(st, tab, p):
+    """Best owned equipment on top of each slot and best owned armor worn (TR-208, TR-218)."""
+    n_eq = tab.equip.shape[0]
+    ch = st.chars[p]
+    for s in range(4):
+        best = ch[CH.WEAPON + s]
+        bt = -1 if best < 0 else tab.equip[best, EQ.TIER]
+        for e in range(n_eq):
+            if st.owned[p, e] > 0 and tab.equip[e, EQ.SLOT] == s and tab.equip[e, EQ.TIER] > bt:
+                best = e
+                bt = tab.equip[e, EQ.TIER]
+        ch[CH.WEAPON + s] = best
+    best = ch[CH.ARMOR]
+    bt = -1 if best < 0 else tab.armor[best, AR.TIER]
+    for a in range(tab.armor.shape[0]):
+        if st.owned[p, n_eq + a] > 0 and tab.armor[a, AR.TIER] > bt:
+            best = a
+            bt = tab.armor[a, AR.TIER]
+    if best != ch[CH.ARMOR]:
+        engine._wear_armor_nb(st, tab, p, best)
+
+
+@njit
+def _enemy_near_nb(st, p, radius):
+    r = st.pieces[p, PC.ROW]
+    c = st.pieces[p, PC.COL]
+    for k in range(MAX_PLAYERS, N_PIECES):
+        role = st.pieces[k, PC.ROLE]
+        if st.pieces[k, PC.KIND] == KIND.NONE or (role != ROLE.ENEMY and role != ROLE.BOSS):
+            continue
+        if max(abs(st.pieces[k, PC.ROW] - r), abs(st.pieces[k, PC.COL] - c)) <= radius:
+            return True
+    return False
+
+
+@njit
+def draw_and_play_nb(st, tab, p, bp):
+    """Draw the hand and play it (TR-091..112). Returns False if the character died."""
+    limit = engine.hand_limit_nb(st, tab, p)
+    rd = st.ready[p]
+    take = rd >= 0 and tab.cards[rd, CF.SHOP] != SHOP.DEBUFF
+    cards.draw_hand_nb(st, p, limit, take)
+    guard = _enemy_near_nb(st, p, int(bp[BP.GUARD]))
+    readied = False
+    while st.npile[p, PILE.HAND] > 0:
+        card = st.deck[p, PILE.HAND, 0]
+        if tab.cards[card, CF.SHOP] == SHOP.DEBUFF and not readied:
+            rd = st.ready[p]
+            if rd < 0 or tab.cards[rd, CF.SHOP] != SHOP.DEBUFF:
+                cards.ready_card_nb(st, p, 0)
+                readied = True
+                continue
+        hurt = cards.play_card_nb(st, tab, p, 0, guard)
+        if hurt > 0:
+            life.lose_health_nb(st, tab, p, hurt)
+            if not st.chars[p, CH.IN_WORLD] or st.g[G.OVER] != 0:
+                return False
+    return True
+
+
+# --- free actions ---------------------------------------------------------------------------
+@njit
+def _heal_nb(st, tab, p, bp):
+    ch = st.chars[p]
+    if ch[CH.HP] > bp[BP.HEAL_AT] or ch[CH.HP] >= ch[CH.MAXHP]:
+        return
+    for c in range(tab.consumables.shape[0]):
+        if st.held[p, c] > 0 and tab.consumables[c, CO.HEAL] > 0:
+            engine.use_consumable_nb(st, tab, p, c)
+            if ch[CH.HP] > bp[BP.HEAL_AT]:
+                return
+    if st.g[G.NPCS] & (1 << NPC.NURSE):
+        engine.nurse_nb(st, tab, p)
+
+
+@njit
+def _team_wood_nb(st, tab):
+    n = 0
+    for q in range(st.g[G.PLAYERS]):
+        n += life.inventory_count_nb(st, q, tab.rules[RU.WOOD])
+    return n
+
+
+@njit
+def craft_all_nb(st, tab, p):
+    """Craft every item that beats what ``p`` has on top of its slot / wears (by tier)."""
+    ch = st.chars[p]
+    for e in range(tab.equip.shape[0]):
+        s = tab.equip[e, EQ.SLOT]
+        top = ch[CH.WEAPON + s]
+        tier = -1 if top < 0 else tab.equip[top, EQ.TIER]
+        if tab.equip[e, EQ.TIER] > tier and engine.can_craft_nb(st, tab, p, 0, e):
+            engine.craft_nb(st, tab, p, 0, e)
+    a0 = ch[CH.ARMOR]
+    for a in range(tab.armor.shape[0]):
+        tier = -1 if ch[CH.ARMOR] < 0 else tab.armor[ch[CH.ARMOR], AR.TIER]
+        if tab.armor[a, AR.TIER] > tier and engine.can_craft_nb(st, tab, p, 1, a):
+            engine.craft_nb(st, tab, p, 1, a)
+    _ = a0
+
+
+@njit
+def build_all_nb(st, tab, p):
+    """Build every house the team can pay for, in data order, where one fits beside ``p``."""
+    if not st.chars[p, CH.IN_WORLD]:
+        return
+    r0 = st.pieces[p, PC.ROW]
+    c0 = st.pieces[p, PC.COL]
+    for hid in range(tab.houses.shape[0]):
+        if not engine.can_build_nb(st, tab, p, hid):
+            continue
+        wd = tab.houses[hid, HO.W]
+        ht = tab.houses[hid, HO.H]
+        done = False
+        for r in range(r0 - ht, r0 + 2):
+            if done:
+                break
+            for c in range(c0 - wd, c0 + 2):
+                if engine.house_fits_nb(st, tab, p, hid, r, c):
+                    engine.build_house_nb(st, tab, p, hid, r, c)
+                    done = True
+                    break
+
+
+@njit
+def shop_nb(st, tab, p, bp):
+    """Buy inventory slots when full, then action cards while coins last past the reserve."""
+    ch = st.chars[p]
+    full = True
+    for s in range(ch[CH.SLOTS]):
+        if st.inv[p, s, 1] == 0:
+            full = False
+    if full and ch[CH.SLOTS] < 6:
+        engine.buy_slot_nb(st, tab, p)
+    reserve = int(bp[BP.RESERVE])
+    for _ in range(4):
+        best = -3
+        bv = 0
+        for c in range(tab.cards.shape[0]):
+            if tab.cards[c, CF.SHOP] != SHOP.GUIDE or st.supply[SUP.CARDS, c] <= 0:
+                continue
+            v = 3 * tab.cards[c, CF.AP] + tab.cards[c, CF.DEF] + tab.cards[c, CF.HEAL]
+            v += 2 * tab.cards[c, CF.DRAW] + tab.cards[c, CF.ATK]
+            if tab.cards[c, CF.PRICE] + reserve <= ch[CH.COINS] + ch[CH.TCOIN] and v > bv:
+                best = c
+                bv = v
+        if st.g[G.NPCS] & (1 << NPC.MERCHANT):
+            if ch[CH.COINS] + ch[CH.TCOIN] >= 15 + reserve:
+                best = -2
+            elif ch[CH.COINS] + ch[CH.TCOIN] >= 8 + reserve and best < 0:
+                best = -1
+        if best == -3:
+            return
+        if not engine.buy_card_nb(st, tab, p, best):
+            return
+
+
+@njit
+def free_actions_nb(st, tab, p, bp):
+    """The free actions of a turn (no action points): heal, shop, craft, build."""
+    if not st.chars[p, CH.IN_WORLD] or st.g[G.OVER] != 0:
+        return
+    _heal_nb(st, tab, p, bp)
+    shop_nb(st, tab, p, bp)
+    craft_all_nb(st, tab, p)
+    build_all_nb(st, tab, p)
+    engine.summon_nb(st, tab, p)
+
+
+# --- the path search ----------------------------------------------------------------------
+@njit
+def _landing_nb(st, r, c):
+    """Row where a piece stepping into (r, c) ends after falling (walls of air only)."""
+    while not supported_nb(st.grid, st.tiles, r, c):
+        r += 1
+    return r
+
+
+@njit
+def _dig_ap_nb(st, tab, p, r, c):
+    """Action points to dig the block at (r, c) with ``p``'s pickaxe (-1: cannot)."""
+    pick = st.chars[p, CH.PICK]
+    if pick < 0:
+        return -1
+    rate = tab.equip[pick, EQ.DIG]
+    if rate <= 0:
+        return -1
+    s = st.grid[P.SQ, r, c]
+    if s == SQ.HALF:
+        cost = 1
+    elif s == SQ.BLOCK:
+        cost = tab.res_dig[st.grid[P.RES, r, c]]
+    else:
+        return -1
+    cost -= st.grid[P.PROG, r, c]
+    return (cost + rate - 1) // rate
+
+
+@njit
+def _known_nb(st, r, c):
+    rows = st.grid.shape[1]
+    cols = st.grid.shape[2]
+    if r < 0 or c < 0 or r >= rows or c >= cols:
+        return False
+    h = rows // LAYERS
+    w = cols // TILE_COLS
+    return st.tiles[TP.KNOWN, r // h, c // w] != 0
+
+
+@njit
+def search_nb(st, tab, p, budget, fall_pen):
+    """Cheapest action-point cost from ``p`` to every square it can stand in (bounded).
+
+    Writes ``st.bdist`` (cost, -1 unreached) and ``st.bfrom`` (``(from_square * 9 + hop) * 2
+    + dug``: the square the cheapest way came from, the hop's direction ``(dr + 1) * 3 + dc
+    + 1``, and 1 if it dug a block on the way). Steps cost 1, a
+    dug block its dig in action points plus the step, a fall that can hurt ``fall_pen``
+    per square beyond the first. A bucket queue by cost, nodes up to ``budget``.
+    """
+    rows = st.grid.shape[1]
+    cols = st.grid.shape[2]
+    st.bdist[:, :] = -1
+    q = st.bqueue
+    cap = q.shape[0] // 2
+    r0 = st.pieces[p, PC.ROW]
+    c0 = st.pieces[p, PC.COL]
+    st.bdist[r0, c0] = 0
+    st.bfrom[r0, c0] = -1
+    n = 1
+    q[0] = r0 * cols + c0
+    q[1] = 0
+    hurt = st.g[G.FALL_DAMAGE] != 0
+    for level in range(budget + 1):
+        i = 0
+        while i < n:
+            node = q[2 * i]
+            cost = q[2 * i + 1]
+            i += 1
+            if cost != level:
+                continue
+            r = node // cols
+            c = node % cols
+            if st.bdist[r, c] != cost:
+                continue
+            for dr in range(-1, 2):
+                for dc in range(-1, 2):
+                    if dr == 0 and dc == 0:
+                        continue
+                    tr = r + dr
+                    tc = c + dc
+                    if not _known_nb(st, tr, tc):
+                        continue
+                    s = st.grid[P.SQ, tr, tc]
+                    dug = 0
+                    if s == SQ.LAVA:
+                        continue
+                    if s == SQ.BLOCK or (s == SQ.HALF and dr < 0):
+                        ap = _dig_ap_nb(st, tab, p, tr, tc)
+                        if ap < 0:
+                            continue
+                        add = ap + (0 if dr == 1 and dc == 0 else 1)
+                        dug = 1
+                        lr = tr
+                        if tr + 1 < rows and st.grid[P.SQ, tr + 1, tc] == SQ.AIR:
+                            lr = (
+                                _landing_nb(st, tr + 1, tc)
+                                if not supported_nb(st.grid, st.tiles, tr, tc)
+                                else tr
+                            )
+                    else:
+                        if dr == 1 and dc == 0:
+                            continue
+                        if not can_step_nb(st.grid, st.tiles, r, c, dr, dc):
+                            continue
+                        add = 1
+                        lr = _landing_nb(st, tr, tc)
+                    if hurt and lr - tr > 1:
+                        add += fall_pen * (lr - tr - 1)
+                    nc_ = cost + add
+                    if nc_ > budget:
+                        continue
+                    old = st.bdist[lr, tc]
+                    if old >= 0 and old <= nc_:
+                        continue
+                    st.bdist[lr, tc] = nc_
+                    st.bfrom[lr, tc] = ((r * cols + c) * 9 + (dr + 1) * 3 + dc + 1) * 2 + dug
+                    if n < cap:
+                        q[2 * n] = lr * cols + tc
+                        q[2 * n + 1] = nc_
+                        n += 1
+    return n
+
+
+@njit
+def _tile_gain_nb(st, r, c):
+    """Undiscovered tile positions that entering the tile of (r, c) would reveal."""
+    h = st.grid.shape[1] // LAYERS
+    w = st.grid.shape[2] // TILE_COLS
+    la = r // h
+    tc = c // w
+    n = 0
+    if la > 0 and st.tiles[TP.KNOWN, la - 1, tc] == 0:
+        n += 1
+    if la < LAYERS - 1 and st.tiles[TP.KNOWN, la + 1, tc] == 0:
+        n += 1
+    if tc > 0 and st.tiles[TP.KNOWN, la, tc - 1] == 0:
+        n += 1
+    if tc < TILE_COLS - 1 and st.tiles[TP.KNOWN, la, tc + 1] == 0:
+        n += 1
+    return n
+
+
+@njit
+def _square_value_nb(st, tab, p, r, c, bp, wood_short):
+    """What standing in (r, c) is worth to ``p`` (see the module docstring)."""
+    h = st.grid.shape[1] // LAYERS
+    v = bp[BP.EXPLORE] * _tile_gain_nb(st, r, c) + bp[BP.DEEP] * (r // h)
+    rows = st.grid.shape[1]
+    cols = st.grid.shape[2]
+    for dr in range(-1, 2):
+        for dc in range(-1, 2):
+            tr = r + dr
+            tc = c + dc
+            if (dr == 0 and dc == 0) or tr < 0 or tc < 0 or tr >= rows or tc >= cols:
+                continue
+            f = st.grid[P.FEAT, tr, tc]
+            if f & FEAT.CHEST and not f & FEAT.OPENED:
+                v += bp[BP.CHEST]
+            if wood_short and f & FEAT.TREE and not f & FEAT.ACORN:
+                v += bp[BP.WOOD]
+            res = st.grid[P.RES, tr, tc]
+            if res > 0 and st.grid[P.SQ, tr, tc] == SQ.BLOCK and tab.res_struct[res] == 0:
+                v += bp[BP.MINE] * (1 + tab.res_dig[res] // 2)
+            k = st.grid[P.OCC, tr, tc] - 1
+            if k >= MAX_PLAYERS:
+                role = st.pieces[k, PC.ROLE]
+                if role == ROLE.ENEMY or role == ROLE.BOSS:
+                    v += bp[BP.FIGHT]
+                elif role == ROLE.CRYSTAL or role == ROLE.STAR:
+                    v += bp[BP.CHEST]
+    return v
+
+
+@njit
+def pick_goal_nb(st, tab, p, bp, n):
+    """The square of best value per cost among those the last search reached (-1: none)."""
+    cols = st.grid.shape[2]
+    wood_short = _team_wood_nb(st, tab) < bp[BP.WOOD_TARGET]
+    best = -1
+    bv = 0.0
+    r0 = st.pieces[p, PC.ROW]
+    c0 = st.pieces[p, PC.COL]
+    for i in range(n):
+        node = st.bqueue[2 * i]
+        r = node // cols
+        c = node % cols
+        d = st.bdist[r, c]
+        if d != st.bqueue[2 * i + 1] or (r == r0 and c == c0):
+            continue
+        if st.grid[P.OCC, r, c] != 0:
+            continue  # cannot end there (TR-119)
+        v = _square_value_nb(st, tab, p, r, c, bp, wood_short) / (1.0 + d)
+        if v > bv:
+            bv = v
+            best = node
+    return best
+
+
+@njit
+def first_move_nb(st, p, goal):
+    """The first hop ``(dr, dc, dug)`` on the cheapest way to ``goal``; ``dr = -2``: none."""
+    cols = st.grid.shape[2]
+    here = st.pieces[p, PC.ROW] * cols + st.pieces[p, PC.COL]
+    node = goal
+    for _ in range(st.bdist.size):
+        f = st.bfrom[node // cols, node % cols]
+        if f < 0:
+            return -2, 0, 0
+        dug = f % 2
+        hop = (f // 2) % 9
+        prev = f // 18
+        if prev == here:
+            return hop // 3 - 1, hop % 3 - 1, dug
+        node = prev
+    return -2, 0, 0
+
+
+# --- action points --------------------------------------------------------------------------
+@njit
+def _adjacent_acts_nb(st, tab, p, bp):
+    """One action on something next to ``p`` (or in weapon reach). True if one was taken."""
+    r = st.pieces[p, PC.ROW]
+    c = st.pieces[p, PC.COL]
+    rows = st.grid.shape[1]
+    cols = st.grid.shape[2]
+    # crystals and stars (free)
+    for dr in range(-1, 2):
+        for dc in range(-1, 2):
+            tr = r + dr
+            tc = c + dc
+            if tr < 0 or tc < 0 or tr >= rows or tc >= cols:
+                continue
+            k = st.grid[P.OCC, tr, tc] - 1
+            if k >= MAX_PLAYERS:
+                role = st.pieces[k, PC.ROLE]
+                if role == ROLE.CRYSTAL or role == ROLE.STAR:
+                    if engine.collect_action_nb(st, tab, p, k):
+                        return True
+    ch = st.chars[p]
+    fight = bp[BP.FIGHT] > 0
+    if fight and (ch[CH.AP] > 0 or ch[CH.MANA] > 0):
+        best = -1
+        bl = 1 << 20
+        for k in range(MAX_PLAYERS, N_PIECES):
+            if st.pieces[k, PC.KIND] == KIND.NONE:
+                continue
+            if not engine.can_attack_nb(st, tab, p, k):
+                continue
+            if st.pieces[k, PC.ROLE] == ROLE.BOSS:
+                best = k
+                break
+            left = tab.enemies[st.pieces[k, PC.TYPE], 9] - st.pieces[k, PC.WOUNDS]
+            if left < bl:
+                bl = left
+                best = k
+        if best >= 0 and engine.attack_action_nb(st, tab, p, best) >= 0:
+            return True
+    if ch[CH.AP] < 1 and ch[CH.DIG] <= 0 and ch[CH.CHOP] <= 0:
+        return False
+    wood_short = _team_wood_nb(st, tab) < bp[BP.WOOD_TARGET]
+    for dr in range(-1, 2):
+        for dc in range(-1, 2):
+            tr = r + dr
+            tc = c + dc
+            if (dr == 0 and dc == 0) or tr < 0 or tc < 0 or tr >= rows or tc >= cols:
+                continue
+            f = st.grid[P.FEAT, tr, tc]
+            if f & FEAT.CHEST and not f & FEAT.OPENED and ch[CH.AP] > 0:
+                if engine.open_chest_nb(st, tab, p, tr, tc):
+                    return True
+            if wood_short and f & FEAT.TREE and not f & FEAT.ACORN:
+                if engine.chop_action_nb(st, tab, p, tr, tc):
+                    return True
+            res = st.grid[P.RES, tr, tc]
+            if res > 0 and st.grid[P.SQ, tr, tc] == SQ.BLOCK and tab.res_struct[res] == 0:
+                if bp[BP.MINE] > 0 and engine.dig_action_nb(st, tab, p, tr, tc):
+                    return True
+    return False
+
+
+@njit
+def spend_points_nb(st, tab, p, bp):
+    """Spend ``p``'s action points (and converted dig/chop) as the module docstring says."""
+    cols = st.grid.shape[2]
+    budget = int(bp[BP.BUDGET])
+    fall_pen = int(bp[BP.FALL])
+    goal = -1
+    fails = 0
+    for _ in range(64):
+        if st.g[G.OVER] != 0 or not st.chars[p, CH.IN_WORLD]:
+            return
+        if _adjacent_acts_nb(st, tab, p, bp):
+            continue
+        ch = st.chars[p]
+        if ch[CH.AP] < 1 and ch[CH.DIG] <= 0:
+            return
+        if goal < 0:
+            n = search_nb(st, tab, p, budget, fall_pen)
+            goal = pick_goal_nb(st, tab, p, bp, n)
+            if goal < 0:
+                return
+        dr, dc, dug = first_move_nb(st, p, goal)
+        if dr < -1:
+            goal = -1
+            fails += 1
+            if fails > 3:
+                return
+            continue
+        r = st.pieces[p, PC.ROW]
+        c = st.pieces[p, PC.COL]
+        tr = r + dr
+        tc = c + dc
+        sq = st.grid[P.SQ, tr, tc]
+        if dug and (sq == SQ.BLOCK or sq == SQ.HALF):
+            ok = engine.dig_action_nb(st, tab, p, tr, tc)  # digging below drops p in
+        elif dr == 1 and dc == 0:
+            ok = False
+        else:
+            ok = engine.step_action_nb(st, tab, p, dr, dc)
+        if not ok:
+            goal = -1
+            fails += 1
+            if fails > 3:
+                return
+        elif st.pieces[p, PC.ROW] * cols + st.pieces[p, PC.COL] == goal:
+            goal = -1
+        elif (
+            st.chars[p, CH.IN_WORLD]
+            and (st.pieces[p, PC.ROW] != tr or st.pieces[p, PC.COL] != tc)
+            and not dug
+        ):
+            goal = -1  # a fall or a stack moved p off the plan
+
+
+# --- the whole turn ----------------------------------------------------------------------------
+@njit
+def player_turn_nb(st, tab, p, bot_id, bp):
+    """Player ``p``'s turn (TR-091..112 and the actions), by the bot's weights."""
+    if st.g[G.OVER] != 0:
+        return
+    if not st.chars[p, CH.IN_WORLD]:
+        life.respawn_nb(st, tab, p)  # TR-299
+        engine.settle_nb(st, tab, p)
+        if st.g[G.OVER] != 0:
+            return
+    gear_up_nb(st, tab, p)
+    if not draw_and_play_nb(st, tab, p, bp):
+        return
+    free_actions_nb(st, tab, p, bp)
+    spend_points_nb(st, tab, p, bp)
+    free_actions_nb(st, tab, p, bp)
+    _ = bot_id
+    _ = STATION
+    _ = np
