@@ -1,0 +1,157 @@
+"""Terraria: one whole playthrough and the parallel batch kernel, with the record of a game.
+
+A game is set up (``engine.setup_nb``), then rounds run until ``g[G.OVER]`` is set: round 1
+starts at the player turn (TR-078), later rounds at preparation; every player takes a turn
+(seat order; the simultaneous turn of TR-079 is played one seat after another), then the
+enemy turn and the cleanup (TR-077).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simlib.core.jit import njit, njit_parallel, prange
+from simlib.games.terraria import bots, engine
+from simlib.games.terraria.engine import CFG
+from simlib.games.terraria.layout import CH, CNT, OUT, G
+
+__all__ = ["record_dt", "play_one_nb", "play_batch_nb", "MEASURES"]
+
+MEASURES = (
+    "chains",
+    "objectives",
+    "objectives_dig",
+    "objectives_fight",
+    "objectives_explore",
+    "objectives_build",
+    "day",
+    "deaths",
+    "fall_deaths",
+    "mob_deaths",
+    "falls",
+    "fall_damage",
+    "duels",
+    "wounds_taken",
+    "mobbed",
+    "mob_damage",
+    "kills",
+    "bosses",
+    "deepest_layer",
+    "tiles",
+    "houses",
+    "npcs",
+    "crafted",
+    "blocks_dug",
+    "chests",
+)
+
+record_dt = np.dtype(
+    [("game_index", np.int64), ("win", np.bool_), ("outcome", np.int8), ("rounds", np.int32)]
+    + [(m, np.int32) for m in MEASURES]
+)
+
+
+@njit
+def record_nb(st, tab, index, rec):
+    """Write the record of the finished game in ``st`` into ``rec`` (TR-428, TR-429)."""
+    g = st.g
+    over = g[G.OVER]
+    rec["game_index"] = index
+    rec["win"] = over == OUT.WON_OBJECTIVES or over == OUT.WON_WALL_OF_FLESH
+    rec["outcome"] = over
+    rec["rounds"] = g[G.ROUND]
+    rec["chains"] = g[G.CHAINS]
+    rec["objectives"] = g[G.OBJ] + g[G.OBJ + 1] + g[G.OBJ + 2] + g[G.OBJ + 3]
+    rec["objectives_dig"] = g[G.OBJ]
+    rec["objectives_fight"] = g[G.OBJ + 1]
+    rec["objectives_explore"] = g[G.OBJ + 2]
+    rec["objectives_build"] = g[G.OBJ + 3]
+    rec["day"] = g[G.DAY]
+    deaths = 0
+    fall_deaths = 0
+    mob_deaths = 0
+    falls = 0
+    fall_dmg = 0
+    duels = 0
+    wounds = 0
+    mobbed = 0
+    mob_dmg = 0
+    kills = 0
+    for p in range(g[G.PLAYERS]):
+        ch = st.chars[p]
+        deaths += ch[CH.DEATHS]
+        fall_deaths += ch[CH.FALL_DEATHS]
+        mob_deaths += ch[CH.MOB_DEATHS]
+        falls += ch[CH.FALLS]
+        fall_dmg += ch[CH.FALL_DMG]
+        duels += ch[CH.DUELS]
+        wounds += ch[CH.WOUNDS_TAKEN]
+        mobbed += ch[CH.MOBBED]
+        mob_dmg += ch[CH.MOB_DMG]
+        kills += ch[CH.KILLS]
+    rec["deaths"] = deaths
+    rec["fall_deaths"] = fall_deaths
+    rec["mob_deaths"] = mob_deaths
+    rec["falls"] = falls
+    rec["fall_damage"] = fall_dmg
+    rec["duels"] = duels
+    rec["wounds_taken"] = wounds
+    rec["mobbed"] = mobbed
+    rec["mob_damage"] = mob_dmg
+    rec["kills"] = kills
+    rec["bosses"] = st.cnt[CNT.BOSSES]
+    rec["deepest_layer"] = st.cnt[CNT.LAYER]
+    rec["tiles"] = st.cnt[CNT.TILES]
+    rec["houses"] = st.cnt[CNT.HOUSES]
+    rec["npcs"] = st.cnt[CNT.NPCS]
+    rec["crafted"] = st.cnt[CNT.CRAFTED] + st.cnt[CNT.ARMORS]
+    rec["blocks_dug"] = st.cnt[CNT.BLOCKS_DUG]
+    rec["chests"] = st.cnt[CNT.CHESTS]
+
+
+@njit
+def play_one_nb(st, tab, cfg, bot_id, bp, seed, index, rec):
+    """Play game ``index`` to its end and write its record (see the module docstring)."""
+    engine.setup_nb(st, tab, cfg, seed, index)
+    g = st.g
+    check = cfg[CFG.CHECK] != 0
+    while g[G.OVER] == 0:
+        g[G.ROUND] += 1
+        if g[G.ROUND] > cfg[CFG.MAX_ROUNDS]:
+            g[G.OVER] = OUT.OUT_OF_TIME
+            break
+        if g[G.ROUND] > 1:
+            engine.preparation_nb(st, tab, bot_id, bp)
+            if g[G.OVER] != 0:
+                break
+        for p in range(g[G.PLAYERS]):
+            bots.player_turn_nb(st, tab, p, bot_id, bp)
+            if check:
+                engine.check_invariants_nb(st, tab)
+            if g[G.OVER] != 0:
+                break
+        if g[G.OVER] != 0:
+            break
+        engine.enemy_turn_nb(st, tab)
+        if g[G.OVER] != 0:
+            break
+        engine.cleanup_nb(st, tab)
+        if check:
+            engine.check_invariants_nb(st, tab)
+    record_nb(st, tab, index, rec)
+
+
+@njit_parallel
+def play_batch_nb(tab, cfg, bot_id, bp, seed, start, out, block):
+    """Play games ``start .. start+len(out)-1`` into ``out``, in blocks sharing one state.
+
+    Each game's stream depends only on (seed, index), so any chunking gives the same rows.
+    """
+    count = out.shape[0]
+    n_blocks = (count + block - 1) // block
+    for b in prange(n_blocks):
+        st = engine.alloc_state_nb(tab)
+        lo = b * block
+        hi = min(count, lo + block)
+        for i in range(lo, hi):
+            play_one_nb(st, tab, cfg, bot_id, bp, seed, start + i, out[i])
