@@ -16,7 +16,7 @@ except ModuleNotFoundError:  # Python < 3.11
 
 from simlib.errors import SimlibInputError
 
-__all__ = ["read_toml", "merge_tables"]
+__all__ = ["read_toml", "merge_tables", "file_stamp"]
 
 
 def read_toml(path: str | Path, what: str = "data file") -> dict[str, Any]:
@@ -48,3 +48,18 @@ def merge_tables(base: dict, over: dict) -> dict:
         else:
             out[key] = copy.deepcopy(value)
     return out
+
+
+def file_stamp(path: str | Path | None) -> tuple[int, int] | None:
+    """``(modification time in ns, size)`` of ``path``, or None when there is no such file.
+
+    Loaders that cache a parsed file by its name add the stamp to the cache key, so an
+    edited file is read again.
+    """
+    if path is None:
+        return None
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size)

@@ -6,6 +6,13 @@ The defaults are ``data/weapons.toml``, ``data/armor.toml`` and ``data/bestiary.
 replaces the default table whole (copy the default file to extend it), the others keep
 their defaults. Every entry is validated; a bad one is refused with one line naming the
 file, the table, the entry and the key.
+
+The same file may also hold the tables of :mod:`~simlib.games.terraria.world`
+(``WORLD_TABLES``) and of :mod:`~simlib.games.terraria.content_tables` (``CONTENT_TABLES``:
+cards, gear, characters, consumables, houses, objectives, chests, bosses, rules, ...);
+this loader skips those, their own loaders read them. The optional keys of weapons,
+armor and bestiary entries that only the compiled tables use (recipes, copies, tray
+copies, loot, ...) are checked for type here and for meaning in ``content_tables``.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from simlib.core.datafile import read_toml
+from simlib.core.datafile import file_stamp, read_toml
 from simlib.errors import SimlibInputError
 
 __all__ = [
@@ -28,7 +35,10 @@ __all__ = [
     "TIMES",
     "MOVES",
     "DEBUFFS",
+    "EVILS",
     "WORLD_TABLES",
+    "CONTENT_TABLES",
+    "ALL_TABLES",
     "load_content",
 ]
 
@@ -47,6 +57,27 @@ LAYERS = ("surface", "underground", "upper_cavern", "lower_cavern", "underworld"
 TIMES = ("day", "night", "both")
 MOVES = ("walking", "flying", "worm")
 DEBUFFS = ("none", "poisoned", "on_fire", "frozen")
+# Tables of a designer's file that :mod:`simlib.games.terraria.content_tables` reads
+# (skipped here), with their default files.
+CONTENT_TABLES = {
+    "cards": "cards.toml",
+    "start_deck": "cards.toml",
+    "gear": "gear.toml",
+    "minions": "gear.toml",
+    "start_equipment": "gear.toml",
+    "characters": "characters.toml",
+    "consumables": "consumables.toml",
+    "houses": "houses.toml",
+    "food": "houses.toml",
+    "objectives": "objectives.toml",
+    "still_hungry": "objectives.toml",
+    "chests": "chests.toml",
+    "bosses": "bosses.toml",
+    "rules": "rules.toml",
+    "time_track": "rules.toml",
+    "loot_resources": "rules.toml",
+    "tray": "bestiary.toml",
+}
 # Tables of a designer's file that :mod:`simlib.games.terraria.world` reads (skipped here).
 WORLD_TABLES = (
     "world",
@@ -78,7 +109,24 @@ _KEYS: dict[str, dict[str, type]] = {
         "coins": int,
     },
 }
+ALL_TABLES = (*DEFAULT_FILES, *WORLD_TABLES, *CONTENT_TABLES)
 _OPTIONAL = {"source"}
+# Optional keys read only by ``content_tables`` (type checked here, meaning checked there).
+_CRAFT: dict[str, type] = {
+    "recipe": list,
+    "station": list,
+    "craftable": bool,
+    "copies": int,
+    "tier": int,
+    "evil": str,
+}
+_EXTRA: dict[str, dict[str, type]] = {
+    "weapons": {**_CRAFT, "mana": int, "draw": int},
+    "armor": {**_CRAFT, "hp": int, "atk": int, "draw": int, "mana": int, "immune": list},
+    "bestiary": {"copies": int, "loot": list, "voodoo": bool},
+}
+# bestiary keys that may also be a list of names (the entry's tokens lie in each section)
+_LISTABLE = {"biome", "layer"}
 _CHOICES: dict[str, tuple[str, ...]] = {
     "biome": BIOMES,
     "layer": LAYERS,
@@ -86,9 +134,19 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "move": MOVES,
     "debuff": DEBUFFS,
 }
-_BOUNDS = {"wounds": (1, 99), "movement": (0, 20), "coins": (0, 25)}  # coin dial tops at 25
-
-
+_BOUNDS = {
+    "wounds": (1, 99),
+    "movement": (0, 20),
+    "coins": (0, 25),  # the coin dial tops at 25
+    "copies": (0, 99),
+    "tier": (0, 99),
+    "mana": (0, 20),
+    "draw": (0, 9),
+    "hp": (0, 20),
+    "atk": (0, 20),
+}
+EVILS = ("any", "corruption", "crimson")
+_CHOICES["evil"] = EVILS
 
 
 def _is_int(x: Any) -> bool:
@@ -135,25 +193,37 @@ def _validate(data: dict[str, Any], src: dict[str, str]) -> None:
             where = f"{src[table]}: {table}.{ident}"
             if not isinstance(entry, dict):
                 raise SimlibInputError(f"{where} must be a table ([{table}.{ident}])")
+            extra = _EXTRA.get(table, {})
             for key in entry:
-                if key not in keys:
+                if key not in keys and key not in extra:
                     raise SimlibInputError(
-                        f"{where}: unknown key '{key}'; allowed: {', '.join(keys)}"
+                        f"{where}: unknown key '{key}'; allowed: {', '.join((*keys, *extra))}"
                     )
-            for key, kind in keys.items():
+            for key, kind in (*keys.items(), *extra.items()):
                 if key not in entry:
-                    if key in _OPTIONAL:
+                    if key in _OPTIONAL or key in extra:
                         continue
                     raise SimlibInputError(f"{where}: missing key '{key}'")
                 value = entry[key]
-                ok = _is_int(value) if kind is int else isinstance(value, kind)
-                if not ok:
-                    raise SimlibInputError(f"{where}.{key} must be {kind.__name__}, got {value!r}")
-                if key in _CHOICES and value not in _CHOICES[key]:
-                    raise SimlibInputError(
-                        f"{where}.{key}: '{value}' is not allowed; one of "
-                        f"{', '.join(_CHOICES[key])}"
-                    )
+                if table == "bestiary" and key in _LISTABLE and isinstance(value, list):
+                    if not value or not all(isinstance(v, str) for v in value):
+                        raise SimlibInputError(
+                            f"{where}.{key} must be a name or a non-empty list of names"
+                        )
+                    values = value
+                else:
+                    ok = _is_int(value) if kind is int else isinstance(value, kind)
+                    if not ok:
+                        raise SimlibInputError(
+                            f"{where}.{key} must be {kind.__name__}, got {value!r}"
+                        )
+                    values = [value]
+                for v in values if key in _CHOICES else ():
+                    if v not in _CHOICES[key]:
+                        raise SimlibInputError(
+                            f"{where}.{key}: '{v}' is not allowed; one of "
+                            f"{', '.join(_CHOICES[key])}"
+                        )
                 if key in _BOUNDS:
                     lo, hi = _BOUNDS[key]
                     if not lo <= value <= hi:
@@ -174,7 +244,8 @@ def _validate(data: dict[str, Any], src: dict[str, str]) -> None:
 
 
 @functools.lru_cache(maxsize=16)
-def _load(path: str | None) -> dict[str, Any]:
+def _load(path: str | None, stamp: Any = None) -> dict[str, Any]:
+    # ``stamp`` (``file_stamp(path)``) is only part of the cache key: an edited file is reread
     data: dict[str, Any] = {}
     src: dict[str, str] = {}
     for table, name in DEFAULT_FILES.items():
@@ -183,12 +254,11 @@ def _load(path: str | None) -> dict[str, Any]:
     if path is not None:
         over = read_toml(Path(path))
         for table, value in over.items():
-            if table in WORLD_TABLES:
+            if table in WORLD_TABLES or table in CONTENT_TABLES:
                 continue
             if table not in DEFAULT_FILES:
                 raise SimlibInputError(
-                    f"data file '{path}': unknown table '{table}'; allowed: "
-                    f"{', '.join((*DEFAULT_FILES, *WORLD_TABLES))}"
+                    f"data file '{path}': unknown table '{table}'; allowed: {', '.join(ALL_TABLES)}"
                 )
             data[table] = value
             src[table] = str(path)
@@ -218,4 +288,5 @@ def load_content(path: str | Path | None = None) -> dict[str, Any]:
         naming the file, the entry and the key.
 
     """
-    return copy.deepcopy(_load(None if path is None else str(path)))
+    key = None if path is None else str(path)
+    return copy.deepcopy(_load(key, file_stamp(key)))

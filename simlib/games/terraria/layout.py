@@ -40,7 +40,8 @@ MAX_ENEMIES = 40  # enemy, life crystal and fallen star tokens in the world at o
 ENEMY_ROW = MAX_PLAYERS  # first ``pieces`` row of an enemy token
 BOSS_ROW = MAX_PLAYERS + MAX_ENEMIES  # the ``pieces`` row of the boss in play
 N_PIECES = BOSS_ROW + 1
-SECTIONS = 30  # the enemy tray: 6 biomes x 5 layers (TR-039)
+SECTIONS = 30  # the enemy tray: 6 biomes x 5 layers (TR-029); section = biome * 5 + layer
+MAX_TOKENS = 24  # tray tokens one section can hold (day and night together)
 DICE = 3  # die columns per dice list
 REWARD_SLOTS = 4  # reward entries per loot or chest list
 
@@ -535,7 +536,7 @@ class EnemyCols(NamedTuple):
     LOOT_RES: int = 15  # resource id dropped (0 none), e.g. Gel, Lens
     LOOT_N: int = 16
     VOODOO: int = 17  # 1: drops the Guide Voodoo Doll
-    NIGHT: int = 18  # 0 day token, 1 night token
+    NIGHT: int = 18  # 0 day tokens only, 1 night tokens only, 2 both (see ``tray_night``)
     N: int = 19
 
 

@@ -32,11 +32,11 @@ from typing import Any
 
 import numpy as np
 
-from simlib.core.datafile import read_toml
+from simlib.core.datafile import file_stamp, read_toml
 from simlib.core.jit import njit
 from simlib.core.rng import randint_nb, shuffle_nb
 from simlib.errors import SimlibInputError
-from simlib.games.terraria.content import DEFAULT_FILES, WORLD_TABLES
+from simlib.games.terraria.content import ALL_TABLES, CONTENT_TABLES, DEFAULT_FILES, WORLD_TABLES
 from simlib.games.terraria.state import (
     BIOME,
     BIOME_NAMES,
@@ -297,19 +297,19 @@ def _validate(data: dict[str, Any], src: dict[str, str]) -> None:
 
 
 @functools.lru_cache(maxsize=16)
-def _load(path: str | None) -> dict[str, Any]:
+def _load(path: str | None, stamp: Any = None) -> dict[str, Any]:
+    # ``stamp`` (``file_stamp(path)``) is only part of the cache key: an edited file is reread
     base = read_toml(WORLD_FILE)
     data = {t: base.get(t) for t in WORLD_TABLES}
     src = {t: WORLD_FILE.name for t in WORLD_TABLES}
     if path is not None:
         over = read_toml(Path(path))
         for table, value in over.items():
-            if table in DEFAULT_FILES:
-                continue  # content.py reads those
+            if table in DEFAULT_FILES or table in CONTENT_TABLES:
+                continue  # content.py and content_tables.py read those
             if table not in WORLD_TABLES:
                 raise SimlibInputError(
-                    f"data file '{path}': unknown table '{table}'; allowed: "
-                    f"{', '.join((*DEFAULT_FILES, *WORLD_TABLES))}"
+                    f"data file '{path}': unknown table '{table}'; allowed: {', '.join(ALL_TABLES)}"
                 )
             data[table] = value
             src[table] = str(path)
@@ -325,7 +325,8 @@ def load_world(path: str | Path | None = None) -> dict[str, Any]:
 
     Raises ``SimlibInputError`` (one line naming the file, table and key) on bad input.
     """
-    return copy.deepcopy(_load(None if path in (None, "", "default") else str(path)))
+    key = None if path in (None, "", "default") else str(path)
+    return copy.deepcopy(_load(key, file_stamp(key)))
 
 
 def physical_tiles(data: dict[str, Any]) -> int:
