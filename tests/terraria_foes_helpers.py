@@ -48,7 +48,7 @@ from simlib.games.terraria.layout import (
     Tables,
 )
 from simlib.games.terraria.movement import T, place_piece_nb
-from simlib.games.terraria.state import KIND, PC
+from simlib.games.terraria.state import KIND, PC, SQ, P
 
 TPL, STOCK, STOCK_N, START, RES_DIG, RES_STRUCT, PLAT_POS = WC
 MAX_TOKENS = 16
@@ -240,9 +240,15 @@ class Game:
         st = self.st
         r, c = self.sq(i, j)
         kind = int(self.tab.enemies[e, EN.KIND]) if e >= 0 else KIND.TOKEN
-        assert place_piece_nb(
-            st.grid, st.tiles, st.mini, st.pieces, k, kind, r, c, st.falls, st.disc, st.tally
-        )
+        if st.grid[P.SQ, r, c] == SQ.BLOCK:  # inside a block, as a worm may be
+            assert st.grid[P.OCC, r, c] == 0
+            st.pieces[k, PC.KIND], st.pieces[k, PC.ROW], st.pieces[k, PC.COL] = kind, r, c
+            st.grid[P.OCC, r, c] = k + 1
+        else:
+            assert place_piece_nb(
+                st.grid, st.tiles, st.mini, st.pieces, k, kind, r, c, st.falls, st.disc,
+                st.tally,
+            )  # fmt: skip
         st.pieces[k, PC.ROLE] = 1 if e >= 0 else (2 if e == -2 else 3)
         st.pieces[k, PC.TYPE] = e
         st.pieces[k, PC.WOUNDS] = wounds
