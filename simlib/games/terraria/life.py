@@ -1,0 +1,409 @@
+"""Terraria: inventories, death and respawn, and the fall damage of a game's fall events.
+
+Rulebook: Inventories and Resource Sharing; Dying and Respawning; Falling (Fall Damage).
+Every kernel takes the game's :class:`~simlib.games.terraria.layout.State` ``st`` and the
+compiled :class:`~simlib.games.terraria.layout.Tables` ``tab`` first and says what it writes.
+
+Readings (checklist ``shared/rules/terraria-checklist.md``; also in the package docstring)
+------------------------------------------------------------------------------------
+- Inventory (TR-188..194): a character uses its first ``CH.SLOTS`` slots; a slot holds one
+  resource type, at most 5 units, and a slot at 0 is empty (TR-191). Units of a type go
+  first into the slots already holding it, then into empty slots in slot order. A type not
+  held, arriving when no slot is free, replaces the held type with the fewest units (ties:
+  the type in the lowest slot), every slot of it (TR-194), but only when fewer units are
+  lost than gained; otherwise the player declines (TR-192). Units of a type already held
+  that do not fit are declined (the rulebook's replacement is for a new type). Taking
+  units (crafting, donations) empties the fullest-but-smallest slots first: the slot with
+  the fewest units of that type goes first, so slots free up.
+- Death (TR-290..298, TR-303, TR-363, TR-427, TR-430): the piece leaves the world (pieces
+  stacked on it fall; their fall events are left in ``st.falls``), hand, ready slot and play
+  area (TR-293) go to the discard pile, which is shuffled; half the coins (rounded down)
+  are lost; the minion card is discarded; a tombstone leaves the respawn pool (Journey:
+  ``g[G.TOMBS] == -1``, unlimited, TR-430), and with none left the game ends at once as
+  ``OUT.OUT_OF_RESPAWNS`` (TR-296, TR-427). Icons of the turn are lost (it takes no more
+  actions, TR-298). Debuffs of the killing attack go on the draw pile after this shuffle
+  (TR-303: the caller adds them after :func:`die_nb`).
+- Respawn (TR-299..302; TR-300 open): at the start of the next player turn the character
+  returns with full health and unchanged mana (TR-302). Where (the players' choice, a fixed
+  rule here): in the bed house lowest in the world (the deepest, so the least walking back
+  to the work; ties: the house built first), on the first free square of its bottom row
+  (then the rows above), left to right; with no bed house, or no free square in one, on
+  the first free butterfly square of the central Surface Forest tile, then on the first
+  free square on a surface (not on top of a piece) of any of the three Surface Forest
+  tiles (TR-300: any of them),
+  top to bottom and left to right. Being placed is entering a tile "by any means", so it
+  makes the discovery check (TR-144); the new tiles are left in ``st.disc`` for the caller
+  to spawn on, as after any action.
+- Fall damage (:func:`resolve_falls_nb`): each character fall event is rolled with
+  ``movement.fall_hurts_nb`` (defence dice of the worn armor, else the character card;
+  never with icons, TR-134; never in Journey / Lucky Horseshoe, ``g[G.FALL_DAMAGE] == 0``)
+  and a character brought to 0 dies at once (TR-133).
+"""
+
+from __future__ import annotations
+
+from simlib.core.jit import njit
+from simlib.core.rng import shuffle_nb
+from simlib.games.terraria.layout import (
+    AR,
+    CC,
+    CH,
+    COIN_CAP,
+    HA,
+    HO,
+    MAX_PLAYERS,
+    OUT,
+    PILE,
+    ROLE,
+    SLOT_CAP,
+    STATION,
+    G,
+)
+from simlib.games.terraria.movement import (
+    T,
+    fall_hurts_nb,
+    place_piece_nb,
+    remove_piece_nb,
+    supported_nb,
+)
+from simlib.games.terraria.state import (
+    FEAT,
+    FOREST_COLUMNS,
+    KIND,
+    LAYERS,
+    PC,
+    SQ,
+    START_LAYER_COLUMN,
+    TILE_COLS,
+    P,
+)
+
+__all__ = [
+    "inventory_add_nb",
+    "inventory_count_nb",
+    "inventory_take_nb",
+    "add_coins_nb",
+    "defence_dice_nb",
+    "die_nb",
+    "respawn_nb",
+    "resolve_falls_nb",
+]
+
+
+# --- inventory ---------------------------------------------------------------------------------
+@njit
+def inventory_count_nb(st, p, res):
+    """Units of resource ``res`` (id >= 1) in player ``p``'s usable slots. Read only."""
+    n = 0
+    for s in range(st.chars[p, CH.SLOTS]):
+        if st.inv[p, s, 0] == res and st.inv[p, s, 1] > 0:
+            n += st.inv[p, s, 1]
+    return n
+
+
+@njit
+def inventory_add_nb(st, p, res, n):
+    """Player ``p`` gains up to ``n`` units of resource ``res`` (TR-188..194).
+
+    Writes ``st.inv[p]`` (see the module docstring for where units go and which type a new
+    one replaces). Returns the units taken into the inventory (the rest are declined and
+    go back to the supply, TR-192).
+    """
+    if n <= 0 or res <= 0:
+        return 0
+    slots = st.chars[p, CH.SLOTS]
+    left = n
+    # slots already holding the type
+    for s in range(slots):
+        if left == 0:
+            break
+        if st.inv[p, s, 0] == res and st.inv[p, s, 1] > 0:
+            room = SLOT_CAP - st.inv[p, s, 1]
+            put = min(room, left)
+            st.inv[p, s, 1] += put
+            left -= put
+    held = left < n or inventory_count_nb(st, p, res) > 0
+    # then empty slots (a slot at 0 is empty, TR-191)
+    for s in range(slots):
+        if left == 0:
+            break
+        if st.inv[p, s, 1] <= 0:
+            put = min(SLOT_CAP, left)
+            st.inv[p, s, 0] = res
+            st.inv[p, s, 1] = put
+            left -= put
+    if left == 0 or held or left < n:
+        return n - left
+    # a new type and no free slot: replace the held type with the fewest units (TR-193)
+    worst = -1
+    worst_n = 1 << 30
+    for s in range(slots):
+        t = st.inv[p, s, 0]
+        c = inventory_count_nb(st, p, t)
+        if c < worst_n:
+            worst_n = c
+            worst = t
+    if worst < 0 or worst_n >= n:
+        return 0  # the player declines rather than lose as much as it gains (TR-192)
+    for s in range(slots):
+        if st.inv[p, s, 0] == worst:  # every slot of that type is emptied (TR-194)
+            st.inv[p, s, 0] = 0
+            st.inv[p, s, 1] = 0
+    for s in range(slots):
+        if left == 0:
+            break
+        if st.inv[p, s, 1] <= 0:
+            put = min(SLOT_CAP, left)
+            st.inv[p, s, 0] = res
+            st.inv[p, s, 1] = put
+            left -= put
+    return n - left
+
+
+@njit
+def inventory_take_nb(st, p, res, n):
+    """Take up to ``n`` units of ``res`` from player ``p``; return the units taken.
+
+    Slots with the fewest units go first (so slots free up); an emptied slot becomes free
+    (id 0). Writes ``st.inv[p]``. Callers that need all ``n`` check
+    :func:`inventory_count_nb` first.
+    """
+    left = n
+    while left > 0:
+        best = -1
+        best_n = SLOT_CAP + 1
+        for s in range(st.chars[p, CH.SLOTS]):
+            if st.inv[p, s, 0] == res and 0 < st.inv[p, s, 1] < best_n:
+                best = s
+                best_n = st.inv[p, s, 1]
+        if best < 0:
+            break
+        take = min(best_n, left)
+        st.inv[p, best, 1] -= take
+        left -= take
+        if st.inv[p, best, 1] == 0:
+            st.inv[p, best, 0] = 0
+    return n - left
+
+
+@njit
+def add_coins_nb(st, p, n):
+    """Player ``p`` gains ``n`` coins up to the dial's 25 (TR-195; the excess is lost, TR-196).
+
+    Writes ``st.chars[p, CH.COINS]``. Returns the coins actually gained.
+    """
+    have = st.chars[p, CH.COINS]
+    got = min(n, COIN_CAP - have)
+    if got < 0:
+        got = 0
+    st.chars[p, CH.COINS] = have + got
+    return got
+
+
+# --- defence dice ------------------------------------------------------------------------------
+@njit
+def defence_dice_nb(st, tab, p):
+    """Player ``p``'s defence die sizes (a read-only view): the worn armor's, else its card's.
+
+    TR-215, TR-284: ``tab.armor[CH.ARMOR]`` when ``CH.ARMOR >= 0``, else
+    ``tab.characters[CH.CARD]``.
+    """
+    a = st.chars[p, CH.ARMOR]
+    if a >= 0:
+        return tab.armor[a, AR.DEF0 : AR.DEF0 + tab.armor[a, AR.NDEF]]
+    c = st.chars[p, CH.CARD]
+    return tab.characters[c, CC.DEF0 : CC.DEF0 + tab.characters[c, CC.NDEF]]
+
+
+# --- death and respawn -------------------------------------------------------------------------
+@njit
+def _move_pile_nb(st, p, src, dst):
+    n = st.npile[p, src]
+    m = st.npile[p, dst]
+    for i in range(n):
+        if m < st.deck.shape[2]:
+            st.deck[p, dst, m] = st.deck[p, src, i]
+            m += 1
+    st.npile[p, dst] = m
+    st.npile[p, src] = 0
+
+
+@njit
+def die_nb(st, tab, p):
+    """Character ``p`` dies (TR-290..298, TR-363, TR-427, TR-430); see the module docstring.
+
+    Writes ``st.pieces``/``grid`` OCC (the piece leaves; a stack above it falls, its events
+    in ``st.falls``/``st.tally``), ``st.deck``/``npile``/``ready`` (hand, ready slot and play
+    area to the discard pile, shuffled with ``st.rng``: one ``shuffle_nb``), ``st.chars[p]``
+    (health 0, half the coins lost, minion, icons, ``IN_WORLD`` 0, ``DEATHS`` + 1),
+    ``st.g`` (``DIED``, ``TOMBS``, ``OVER``). Returns 1 when this death ended the game,
+    else 0; nothing happens (returns 0) for a character not in the world.
+    """
+    if st.chars[p, CH.IN_WORLD] == 0:
+        return 0
+    remove_piece_nb(st.grid, st.tiles, st.mini, st.pieces, p, st.falls, st.disc, st.tally)
+    st.chars[p, CH.IN_WORLD] = 0
+    st.chars[p, CH.HP] = 0
+    # hand, ready slot and play area to the discard pile, then shuffle it (TR-292, TR-293)
+    _move_pile_nb(st, p, PILE.HAND, PILE.DISCARD)
+    _move_pile_nb(st, p, PILE.PLAY, PILE.DISCARD)
+    if st.ready[p] >= 0:
+        m = st.npile[p, PILE.DISCARD]
+        if m < st.deck.shape[2]:
+            st.deck[p, PILE.DISCARD, m] = st.ready[p]
+            st.npile[p, PILE.DISCARD] = m + 1
+        st.ready[p] = -1
+    shuffle_nb(st.deck[p, PILE.DISCARD], st.npile[p, PILE.DISCARD], st.rng)
+    st.chars[p, CH.COINS] -= st.chars[p, CH.COINS] // 2  # TR-294
+    st.chars[p, CH.MINION] = -1  # TR-363
+    for col in (CH.AP, CH.DEF, CH.ATK, CH.TCOIN, CH.DIG, CH.CHOP):
+        st.chars[p, col] = 0  # TR-298: no more actions this round
+    st.chars[p, CH.DEATHS] += 1
+    st.g[G.DIED] = 1
+    if st.g[G.TOMBS] < 0:
+        return 0  # Journey: respawns are unlimited (TR-430)
+    if st.g[G.TOMBS] > 0:
+        st.g[G.TOMBS] -= 1  # TR-295
+        return 0
+    if st.g[G.OVER] == OUT.PLAYING:
+        st.g[G.OVER] = OUT.OUT_OF_RESPAWNS  # TR-296, TR-427
+    return 1
+
+
+@njit
+def _free_nb(st, r, c):
+    """May a character be placed in (r, c): not a block, no piece there."""
+    if st.grid[P.SQ, r, c] == SQ.BLOCK or st.grid[P.OCC, r, c] != 0:
+        return False
+    for j in range(st.pieces.shape[0]):
+        if (
+            st.pieces[j, PC.KIND] != KIND.NONE
+            and st.pieces[j, PC.ROW] == r
+            and st.pieces[j, PC.COL] == c
+        ):
+            return False
+    return True
+
+
+@njit
+def _place_character_nb(st, p, r, c):
+    ok = place_piece_nb(
+        st.grid, st.tiles, st.mini, st.pieces, p, KIND.CHARACTER, r, c, st.falls, st.disc,
+        st.tally,
+    )  # fmt: skip
+    if ok:
+        st.pieces[p, PC.ROLE] = ROLE.CHARACTER
+        st.pieces[p, PC.TYPE] = 0
+        st.pieces[p, PC.WOUNDS] = 0
+        st.pieces[p, PC.SECTION] = -1
+        st.pieces[p, PC.TSLOT] = -1
+    return ok
+
+
+@njit
+def respawn_square_nb(st, tab):
+    """Where a character respawns now: ``(row, col)``, or ``(-1, -1)`` if nowhere. Read only.
+
+    The rule is the module docstring's (deepest bed house, then the central tile's
+    butterflies, then any free surface square of the three Surface Forest tiles).
+    """
+    h = st.grid.shape[1] // LAYERS
+    w = st.grid.shape[2] // TILE_COLS
+    best = -1
+    best_row = -1
+    for i in range(st.house_at.shape[0]):
+        hid = st.house_at[i, HA.ID]
+        if hid < 0 or not tab.houses[hid, HO.PROVIDES] & STATION.BED:
+            continue
+        bottom = st.house_at[i, HA.ROW] + tab.houses[hid, HO.H] - 1
+        if bottom <= best_row:
+            continue
+        found = False
+        for r in range(bottom, st.house_at[i, HA.ROW] - 1, -1):
+            for c in range(st.house_at[i, HA.COL], st.house_at[i, HA.COL] + tab.houses[hid, HO.W]):
+                if _free_nb(st, r, c):
+                    found = True
+        if found:
+            best = i
+            best_row = bottom
+    if best >= 0:
+        hid = st.house_at[best, HA.ID]
+        for r in range(best_row, st.house_at[best, HA.ROW] - 1, -1):
+            for c in range(
+                st.house_at[best, HA.COL], st.house_at[best, HA.COL] + tab.houses[hid, HO.W]
+            ):
+                if _free_nb(st, r, c):
+                    return r, c
+    c0 = START_LAYER_COLUMN * w
+    for r in range(h):
+        for c in range(c0, c0 + w):
+            if st.grid[P.FEAT, r, c] & FEAT.BUTTERFLY and _free_nb(st, r, c):
+                return r, c
+    for r in range(h):
+        for c in range(FOREST_COLUMNS[0] * w, (FOREST_COLUMNS[2] + 1) * w):
+            if (
+                st.grid[P.SQ, r, c] != SQ.BLOCK
+                and _free_nb(st, r, c)
+                and (r + 1 >= st.grid.shape[1] or st.grid[P.OCC, r + 1, c] == 0)
+                and supported_nb(st.grid, st.tiles, r, c)
+            ):  # on the ground, not on top of another piece
+                return r, c
+    return -1, -1
+
+
+@njit
+def respawn_nb(st, tab, p):
+    """Character ``p``, dead, returns to the world at full health (TR-299..302).
+
+    Writes ``st.pieces[p]``, OCC, ``st.chars[p]`` (``HP`` = ``MAXHP``, ``IN_WORLD`` 1; mana
+    unchanged), and like any placement ``st.tiles``/``mini``/``disc``/``tally`` (discovery,
+    TR-144; the caller spawns on new tiles) and ``st.falls``. Returns the piece row ``p``,
+    or -1 when the character is in the world already, the game is over, or no square is
+    free.
+    """
+    if st.chars[p, CH.IN_WORLD] != 0 or st.g[G.OVER] != OUT.PLAYING:
+        return -1
+    r, c = respawn_square_nb(st, tab)
+    if r < 0 or not _place_character_nb(st, p, r, c):
+        return -1
+    st.chars[p, CH.IN_WORLD] = 1
+    st.chars[p, CH.HP] = st.chars[p, CH.MAXHP]
+    return p
+
+
+# --- fall damage -------------------------------------------------------------------------------
+@njit
+def resolve_falls_nb(st, tab, first):
+    """Roll fall damage for the character fall events ``first ..`` of ``st.falls``.
+
+    Events are read up to ``st.tally[T.FALLS]`` (also those added meanwhile by the deaths
+    this causes: a dying character's stack falls). For each fall of a character in the world:
+    ``CH.FALLS`` + 1; a hurt (``movement.fall_hurts_nb``, TR-127..130, TR-134, TR-435,
+    TR-436) costs 1 health and adds ``CH.FALL_DMG``; at 0 it dies at once (TR-133,
+    :func:`die_nb`). Draws from ``st.rng``. Returns the index after the last event read
+    (pass it as ``first`` next time).
+    """
+    i = first
+    while i < st.tally[T.FALLS] and i < st.falls.shape[0]:
+        k = st.falls[i, 0]
+        i += 1
+        if st.g[G.OVER] != OUT.PLAYING:
+            continue
+        if k >= MAX_PLAYERS or st.pieces[k, PC.KIND] != KIND.CHARACTER:
+            continue
+        if st.chars[k, CH.IN_WORLD] == 0:
+            continue
+        st.chars[k, CH.FALLS] += 1
+        hurt = fall_hurts_nb(
+            defence_dice_nb(st, tab, k),
+            st.falls[i - 1, 1],
+            st.falls[i - 1, 2] != 0,
+            st.g[G.FALL_DAMAGE] != 0,
+            st.rng,
+        )
+        if hurt and st.chars[k, CH.HP] > 0:
+            st.chars[k, CH.HP] -= 1
+            st.chars[k, CH.FALL_DMG] += 1
+            if st.chars[k, CH.HP] == 0:
+                die_nb(st, tab, k)
+    return i
