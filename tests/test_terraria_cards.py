@@ -6,7 +6,7 @@ by a hypothesis property test over random sequences of deck operations.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+import functools
 
 import numpy as np
 from hypothesis import given, settings
@@ -14,23 +14,18 @@ from hypothesis import strategies as hs
 
 from simlib.core.rng import new_state, shuffle_nb
 from simlib.games.terraria import cards
-from simlib.games.terraria.layout import CF, CH, PILE, SHOP, SUP
+from simlib.games.terraria.content_tables import compile_tables
+from simlib.games.terraria.engine import alloc_state_nb
+from simlib.games.terraria.layout import CF, CH, PILE, SHOP, SUP, replace
 
 EXPLORE, DODGE, REST, GUIDE_CARD, POISON = range(5)
 
 
-class DeckState(NamedTuple):
-    deck: Any
-    npile: Any
-    ready: Any
-    supply: Any
-    chars: Any
-    rng: Any
-
-
-class DeckTables(NamedTuple):
-    cards: Any
-    start_deck: Any
+@functools.cache
+def _base_tables():
+    # the real State / Tables types (a test-local NamedTuple type would land in numba's
+    # cache index, which every later process must then be able to import)
+    return compile_tables()
 
 
 def tables():
@@ -49,7 +44,7 @@ def tables():
     c[POISON, CF.HURT] = 1
     c[POISON, CF.COPIES] = 2
     start = np.array([EXPLORE] * 3 + [DODGE] * 2 + [REST] * 3, dtype=np.int16)
-    return DeckTables(c, start)
+    return replace(_base_tables(), cards=c, start_deck=start)
 
 
 def state(seed=1, players=1, max_cards=24):
@@ -59,13 +54,14 @@ def state(seed=1, players=1, max_cards=24):
     chars = np.zeros((players, CH.N), dtype=np.int32)
     chars[:, CH.HP] = 3
     chars[:, CH.MAXHP] = 5
-    st = DeckState(
-        np.zeros((players, PILE.N, max_cards), dtype=np.int16),
-        np.zeros((players, PILE.N), dtype=np.int16),
-        np.full(players, -1, dtype=np.int16),
-        sup,
-        chars,
-        new_state(seed, 0),
+    st = replace(
+        alloc_state_nb(tab),
+        deck=np.zeros((players, PILE.N, max_cards), dtype=np.int16),
+        npile=np.zeros((players, PILE.N), dtype=np.int16),
+        ready=np.full(players, -1, dtype=np.int16),
+        supply=sup,
+        chars=chars,
+        rng=new_state(seed, 0),
     )
     for p in range(players):
         cards.setup_deck_nb(st, tab, p)

@@ -17,6 +17,9 @@ game registry. What exists:
   ranges that reach from one square to another (``reach_nb``);
 - :mod:`~simlib.games.terraria.enemy`: how far an enemy moves, toward which character, and
   its move for walking, flying and worm enemies (see its docstring);
+- :mod:`~simlib.games.terraria.bosses`: boss criteria, spawning, behaviour cards, special
+  abilities, the boss's move with displacement, wounds, Form B, defeat and loot split (see
+  its docstring for every reading);
 
 - ``data/weapons.toml``, ``data/armor.toml``, ``data/bestiary.toml``: illustrative
   content tables (the rulebook prints almost none of it; each file quotes what it does
@@ -102,4 +105,108 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
   house square (TR-244).
 - Undiscovered tiles are not on the table: no piece steps into them (falls only ever go
   down into tiles that the tile above has already discovered).
+- Bosses (details in ``bosses.py``): TR-397 (open) lenses are a resource held in the
+  inventory, spent standing on or next to an altar; TR-399 (open) a boss whose criterion
+  is met spawns at the next of: the start of the enemy turn, cleanup step 4; TR-400 (open)
+  each boss spawns at most once, one boss is in play at a time (the lowest-numbered pending
+  one spawns next), the slimes meter stops once King Slime is pending; TR-403 the spawn
+  position is the nearest empty square to the trigger square (King Slime: to the
+  lowest-numbered character); TR-139 a displaced piece goes to the free side square with no
+  fall-damage risk, then the shortest fall, then left, right, up-left, up-right, down-left,
+  down-right; TR-142 (open) an enemy killed by displacement gives no loot and no slime;
+  TR-414 (open) wounds carry from Form A into Form B; TR-418 (open) a boss defeat stays in
+  its counter for its Fight objective; TR-419 loot is dealt in order of wound tokens taken.
+  The trigger squares (``FEAT.LARVA``, ``FEAT.ALTAR``, ``FEAT.ORB``) are data
+  (``[boss_squares]`` in ``world.toml``).
 """
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simlib.core.game import Bot, Game
+from simlib.games.terraria import settings as _settings
+
+__all__ = ["GAME", "Terraria"]
+
+BLOCK = 64  # games per block inside the batch kernel (state allocated once per block)
+MAX_ROUNDS = 400  # a safety cap far past any time track's end
+
+
+class Terraria(Game):
+    """The Terraria game spec (see the module docstring for the readings)."""
+
+    name = "terraria"
+    title = "Terraria: The Board Game"
+    engine_version = "1"
+    settings = _settings.SETTINGS
+    presets = _settings.PRESETS
+    default_preset = "medium"
+    default_bot = "explorer"
+    outcomes = ("playing", "won_objectives", "won_wall_of_flesh", "out_of_time",
+                "out_of_respawns")
+
+    def __init__(self) -> None:
+        from simlib.games.terraria import bots as _bots
+        from simlib.games.terraria.play import MEASURES
+
+        self.bots = tuple(
+            Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults, strict=True)),
+                dict(_bots.PARAM_HELP), dict(_bots.PARAM_BOUNDS))
+            for name, (bid, defaults, desc) in _bots.BOTS.items()
+        )
+        self.measure_columns = MEASURES
+
+    def validate(self, values: dict[str, Any]) -> None:
+        """Check settings against each other and the content tables."""
+        _settings.validate(values)
+
+    def compile(self, values: dict[str, Any]) -> tuple:
+        """Resolved settings -> ``(tables, cfg)`` for the kernels."""
+        from simlib.games.terraria.content_tables import compile_tables
+        from simlib.games.terraria.engine import CFG
+        from simlib.games.terraria.state import BIOME
+
+        path = None if values["data"] in ("default", "") else values["data"]
+        tab = compile_tables(path, path)
+        eff = _settings.effective(values)
+        cfg = np.zeros(CFG.N, dtype=np.int64)
+        cfg[CFG.PLAYERS] = eff["players"]
+        cfg[CFG.CHAINS] = eff["chains_needed"]
+        cfg[CFG.TOKENS] = eff["time_limit_tokens"]
+        cfg[CFG.TOMBS] = eff["tombstones"]
+        cfg[CFG.FALL_DAMAGE] = int(eff["fall_damage"])
+        cfg[CFG.IRON] = int(eff["iron_tools"])
+        cfg[CFG.ROPES] = eff["start_ropes"]
+        cfg[CFG.EVIL] = {"random": -1, "corruption": BIOME.CORRUPTION,
+                         "crimson": BIOME.CRIMSON}[values["evil_biome"]]
+        cfg[CFG.CHECK] = int(values["check_invariants"])
+        cfg[CFG.MAX_ROUNDS] = MAX_ROUNDS
+        return (tab, cfg)
+
+    def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
+        """Play games ``start .. start+count-1`` and return their records."""
+        from simlib.games.terraria.play import play_batch_nb, record_dt
+
+        tab, cfg = compiled
+        out = np.zeros(count, dtype=record_dt)
+        bp = np.ascontiguousarray(bot_params, dtype=np.float64)
+        play_batch_nb(tab, cfg, int(bot_id), bp, np.uint64(seed), int(start), out, BLOCK)
+        return out
+
+    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
+        """Records -> one row per playthrough (outcome as a category)."""
+        cols: dict[str, Any] = {}
+        for name in records.dtype.names or ():
+            if name == "outcome":
+                cols[name] = pd.Categorical.from_codes(
+                    records[name].astype(np.int64), categories=list(self.outcomes))
+            else:
+                cols[name] = records[name]
+        return pd.DataFrame(cols)
+
+
+GAME = Terraria()

@@ -26,6 +26,8 @@ gear first) and ``fighter`` (hunts enemies and bosses).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from simlib.core.jit import njit
@@ -95,19 +97,21 @@ PARAM_BOUNDS = {
 }
 
 
-class _Bp:
-    EXPLORE = 0
-    DEEP = 1
-    CHEST = 2
-    MINE = 3
-    WOOD = 4
-    FIGHT = 5
-    GUARD = 6
-    HEAL_AT = 7
-    WOOD_TARGET = 8
-    BUDGET = 9
-    FALL = 10
-    RESERVE = 11
+class _Bp(NamedTuple):
+    """Indices of ``bp`` (``PARAM_NAMES`` order)."""
+
+    EXPLORE: int = 0
+    DEEP: int = 1
+    CHEST: int = 2
+    MINE: int = 3
+    WOOD: int = 4
+    FIGHT: int = 5
+    GUARD: int = 6
+    HEAL_AT: int = 7
+    WOOD_TARGET: int = 8
+    BUDGET: int = 9
+    FALL: int = 10
+    RESERVE: int = 11
 
 
 BP = _Bp()
@@ -188,7 +192,7 @@ def draw_and_play_nb(st, tab, p, bp):
                 continue
         hurt = cards.play_card_nb(st, tab, p, 0, guard)
         if hurt > 0:
-            life.lose_health_nb(st, tab, p, hurt)
+            engine.lose_health_nb(st, tab, p, hurt)
             if not st.chars[p, CH.IN_WORLD] or st.g[G.OVER] != 0:
                 return False
     return True
@@ -212,27 +216,50 @@ def _heal_nb(st, tab, p, bp):
 @njit
 def _team_wood_nb(st, tab):
     n = 0
+    wood = tab.rules[RU.WOOD]
     for q in range(st.g[G.PLAYERS]):
-        n += life.inventory_count_nb(st, q, tab.rules[RU.WOOD])
+        n += life.count_units_nb(st.inv, st.chars, q, wood)
     return n
+
+
+@njit
+def _worth_crafting_nb(st, tab, p, kind, item):
+    """Cheap pre-check before ``engine.can_craft_nb``.
+
+    Better than what ``p`` uses, on sale, its stations standing and the team holding the
+    recipe.
+    """
+    g = st.g
+    if kind == 0:
+        row = tab.equip[item]
+        top = st.chars[p, CH.WEAPON + row[EQ.SLOT]]
+        if top >= 0 and tab.equip[top, EQ.TIER] >= row[EQ.TIER]:
+            return False
+        if not row[EQ.CRAFTABLE] or st.supply[SUP.EQUIP, item] <= 0:
+            return False
+        if (g[G.STATIONS] & row[EQ.STATION]) != row[EQ.STATION]:
+            return False
+        return engine.team_has_nb(st.inv, st.chars, g[G.PLAYERS], tab.equip_recipe[item])
+    row = tab.armor[item]
+    top = st.chars[p, CH.ARMOR]
+    if top >= 0 and tab.armor[top, AR.TIER] >= row[AR.TIER]:
+        return False
+    if not row[AR.CRAFTABLE] or st.supply[SUP.ARMOR, item] <= 0:
+        return False
+    if (g[G.STATIONS] & row[AR.STATION]) != row[AR.STATION]:
+        return False
+    return engine.team_has_nb(st.inv, st.chars, g[G.PLAYERS], tab.armor_recipe[item])
 
 
 @njit
 def craft_all_nb(st, tab, p):
     """Craft every item that beats what ``p`` has on top of its slot / wears (by tier)."""
-    ch = st.chars[p]
     for e in range(tab.equip.shape[0]):
-        s = tab.equip[e, EQ.SLOT]
-        top = ch[CH.WEAPON + s]
-        tier = -1 if top < 0 else tab.equip[top, EQ.TIER]
-        if tab.equip[e, EQ.TIER] > tier and engine.can_craft_nb(st, tab, p, 0, e):
+        if _worth_crafting_nb(st, tab, p, 0, e):
             engine.craft_nb(st, tab, p, 0, e)
-    a0 = ch[CH.ARMOR]
     for a in range(tab.armor.shape[0]):
-        tier = -1 if ch[CH.ARMOR] < 0 else tab.armor[ch[CH.ARMOR], AR.TIER]
-        if tab.armor[a, AR.TIER] > tier and engine.can_craft_nb(st, tab, p, 1, a):
+        if _worth_crafting_nb(st, tab, p, 1, a):
             engine.craft_nb(st, tab, p, 1, a)
-    _ = a0
 
 
 @njit
@@ -305,42 +332,40 @@ def free_actions_nb(st, tab, p, bp):
 
 # --- the path search ----------------------------------------------------------------------
 @njit
-def _landing_nb(st, r, c):
+def _landing_nb(grid, tiles, r, c):
     """Row where a piece stepping into (r, c) ends after falling (walls of air only)."""
-    while not supported_nb(st.grid, st.tiles, r, c):
+    while not supported_nb(grid, tiles, r, c):
         r += 1
     return r
 
 
 @njit
-def _dig_ap_nb(st, tab, p, r, c):
-    """Action points to dig the block at (r, c) with ``p``'s pickaxe (-1: cannot)."""
-    pick = st.chars[p, CH.PICK]
-    if pick < 0:
-        return -1
-    rate = tab.equip[pick, EQ.DIG]
+def _dig_ap_nb(grid, res_dig, rate, r, c):
+    """Action points to dig the block at (r, c) at ``rate`` dig per point (-1: cannot).
+
+    The hot helpers of the search take plain arrays: a numba call that passes the whole
+    ``State`` / ``Tables`` costs microseconds.
+    """
     if rate <= 0:
         return -1
-    s = st.grid[P.SQ, r, c]
+    s = grid[P.SQ, r, c]
     if s == SQ.HALF:
         cost = 1
     elif s == SQ.BLOCK:
-        cost = tab.res_dig[st.grid[P.RES, r, c]]
+        cost = res_dig[grid[P.RES, r, c]]
     else:
         return -1
-    cost -= st.grid[P.PROG, r, c]
+    cost -= grid[P.PROG, r, c]
     return (cost + rate - 1) // rate
 
 
 @njit
-def _known_nb(st, r, c):
-    rows = st.grid.shape[1]
-    cols = st.grid.shape[2]
+def _known_nb(grid, tiles, r, c):
+    rows = grid.shape[1]
+    cols = grid.shape[2]
     if r < 0 or c < 0 or r >= rows or c >= cols:
         return False
-    h = rows // LAYERS
-    w = cols // TILE_COLS
-    return st.tiles[TP.KNOWN, r // h, c // w] != 0
+    return tiles[TP.KNOWN, r // (rows // LAYERS), c // (cols // TILE_COLS)] != 0
 
 
 @njit
@@ -353,19 +378,39 @@ def search_nb(st, tab, p, budget, fall_pen):
     dug block its dig in action points plus the step, a fall that can hurt ``fall_pen``
     per square beyond the first. A bucket queue by cost, nodes up to ``budget``.
     """
-    rows = st.grid.shape[1]
-    cols = st.grid.shape[2]
-    st.bdist[:, :] = -1
-    q = st.bqueue
-    cap = q.shape[0] // 2
+    pick = st.chars[p, CH.PICK]
+    rate = tab.equip[pick, EQ.DIG] if pick >= 0 else 0
+    hurt = st.g[G.FALL_DAMAGE] != 0
     r0 = st.pieces[p, PC.ROW]
     c0 = st.pieces[p, PC.COL]
-    st.bdist[r0, c0] = 0
-    st.bfrom[r0, c0] = -1
+    return _search_nb(
+        st.grid,
+        st.tiles,
+        tab.res_dig,
+        rate,
+        hurt,
+        r0,
+        c0,
+        budget,
+        fall_pen,
+        st.bdist,
+        st.bfrom,
+        st.bqueue,
+    )
+
+
+@njit
+def _search_nb(grid, tiles, res_dig, rate, hurt, r0, c0, budget, fall_pen, bdist, bfrom, q):
+    """:func:`search_nb` on plain arrays."""
+    rows = grid.shape[1]
+    cols = grid.shape[2]
+    bdist[:, :] = -1
+    cap = q.shape[0] // 2
+    bdist[r0, c0] = 0
+    bfrom[r0, c0] = -1
     n = 1
     q[0] = r0 * cols + c0
     q[1] = 0
-    hurt = st.g[G.FALL_DAMAGE] != 0
     for level in range(budget + 1):
         i = 0
         while i < n:
@@ -376,7 +421,7 @@ def search_nb(st, tab, p, budget, fall_pen):
                 continue
             r = node // cols
             c = node % cols
-            if st.bdist[r, c] != cost:
+            if bdist[r, c] != cost:
                 continue
             for dr in range(-1, 2):
                 for dc in range(-1, 2):
@@ -384,42 +429,42 @@ def search_nb(st, tab, p, budget, fall_pen):
                         continue
                     tr = r + dr
                     tc = c + dc
-                    if not _known_nb(st, tr, tc):
+                    if not _known_nb(grid, tiles, tr, tc):
                         continue
-                    s = st.grid[P.SQ, tr, tc]
+                    s = grid[P.SQ, tr, tc]
                     dug = 0
                     if s == SQ.LAVA:
                         continue
                     if s == SQ.BLOCK or (s == SQ.HALF and dr < 0):
-                        ap = _dig_ap_nb(st, tab, p, tr, tc)
+                        ap = _dig_ap_nb(grid, res_dig, rate, tr, tc)
                         if ap < 0:
                             continue
                         add = ap + (0 if dr == 1 and dc == 0 else 1)
                         dug = 1
                         lr = tr
-                        if tr + 1 < rows and st.grid[P.SQ, tr + 1, tc] == SQ.AIR:
+                        if tr + 1 < rows and grid[P.SQ, tr + 1, tc] == SQ.AIR:
                             lr = (
-                                _landing_nb(st, tr + 1, tc)
-                                if not supported_nb(st.grid, st.tiles, tr, tc)
+                                _landing_nb(grid, tiles, tr + 1, tc)
+                                if not supported_nb(grid, tiles, tr, tc)
                                 else tr
                             )
                     else:
                         if dr == 1 and dc == 0:
                             continue
-                        if not can_step_nb(st.grid, st.tiles, r, c, dr, dc):
+                        if not can_step_nb(grid, tiles, r, c, dr, dc):
                             continue
                         add = 1
-                        lr = _landing_nb(st, tr, tc)
+                        lr = _landing_nb(grid, tiles, tr, tc)
                     if hurt and lr - tr > 1:
                         add += fall_pen * (lr - tr - 1)
                     nc_ = cost + add
                     if nc_ > budget:
                         continue
-                    old = st.bdist[lr, tc]
+                    old = bdist[lr, tc]
                     if old >= 0 and old <= nc_:
                         continue
-                    st.bdist[lr, tc] = nc_
-                    st.bfrom[lr, tc] = ((r * cols + c) * 9 + (dr + 1) * 3 + dc + 1) * 2 + dug
+                    bdist[lr, tc] = nc_
+                    bfrom[lr, tc] = ((r * cols + c) * 9 + (dr + 1) * 3 + dc + 1) * 2 + dug
                     if n < cap:
                         q[2 * n] = lr * cols + tc
                         q[2 * n + 1] = nc_
@@ -428,48 +473,48 @@ def search_nb(st, tab, p, budget, fall_pen):
 
 
 @njit
-def _tile_gain_nb(st, r, c):
+def _tile_gain_nb(grid, tiles, r, c):
     """Undiscovered tile positions that entering the tile of (r, c) would reveal."""
-    h = st.grid.shape[1] // LAYERS
-    w = st.grid.shape[2] // TILE_COLS
+    h = grid.shape[1] // LAYERS
+    w = grid.shape[2] // TILE_COLS
     la = r // h
     tc = c // w
     n = 0
-    if la > 0 and st.tiles[TP.KNOWN, la - 1, tc] == 0:
+    if la > 0 and tiles[TP.KNOWN, la - 1, tc] == 0:
         n += 1
-    if la < LAYERS - 1 and st.tiles[TP.KNOWN, la + 1, tc] == 0:
+    if la < LAYERS - 1 and tiles[TP.KNOWN, la + 1, tc] == 0:
         n += 1
-    if tc > 0 and st.tiles[TP.KNOWN, la, tc - 1] == 0:
+    if tc > 0 and tiles[TP.KNOWN, la, tc - 1] == 0:
         n += 1
-    if tc < TILE_COLS - 1 and st.tiles[TP.KNOWN, la, tc + 1] == 0:
+    if tc < TILE_COLS - 1 and tiles[TP.KNOWN, la, tc + 1] == 0:
         n += 1
     return n
 
 
 @njit
-def _square_value_nb(st, tab, p, r, c, bp, wood_short):
+def _square_value_nb(grid, tiles, pieces, res_dig, res_struct, r, c, bp, wood_short):
     """What standing in (r, c) is worth to ``p`` (see the module docstring)."""
-    h = st.grid.shape[1] // LAYERS
-    v = bp[BP.EXPLORE] * _tile_gain_nb(st, r, c) + bp[BP.DEEP] * (r // h)
-    rows = st.grid.shape[1]
-    cols = st.grid.shape[2]
+    h = grid.shape[1] // LAYERS
+    v = bp[BP.EXPLORE] * _tile_gain_nb(grid, tiles, r, c) + bp[BP.DEEP] * (r // h)
+    rows = grid.shape[1]
+    cols = grid.shape[2]
     for dr in range(-1, 2):
         for dc in range(-1, 2):
             tr = r + dr
             tc = c + dc
             if (dr == 0 and dc == 0) or tr < 0 or tc < 0 or tr >= rows or tc >= cols:
                 continue
-            f = st.grid[P.FEAT, tr, tc]
+            f = grid[P.FEAT, tr, tc]
             if f & FEAT.CHEST and not f & FEAT.OPENED:
                 v += bp[BP.CHEST]
             if wood_short and f & FEAT.TREE and not f & FEAT.ACORN:
                 v += bp[BP.WOOD]
-            res = st.grid[P.RES, tr, tc]
-            if res > 0 and st.grid[P.SQ, tr, tc] == SQ.BLOCK and tab.res_struct[res] == 0:
-                v += bp[BP.MINE] * (1 + tab.res_dig[res] // 2)
-            k = st.grid[P.OCC, tr, tc] - 1
+            res = grid[P.RES, tr, tc]
+            if res > 0 and grid[P.SQ, tr, tc] == SQ.BLOCK and res_struct[res] == 0:
+                v += bp[BP.MINE] * (1 + res_dig[res] // 2)
+            k = grid[P.OCC, tr, tc] - 1
             if k >= MAX_PLAYERS:
-                role = st.pieces[k, PC.ROLE]
+                role = pieces[k, PC.ROLE]
                 if role == ROLE.ENEMY or role == ROLE.BOSS:
                     v += bp[BP.FIGHT]
                 elif role == ROLE.CRYSTAL or role == ROLE.STAR:
@@ -495,7 +540,9 @@ def pick_goal_nb(st, tab, p, bp, n):
             continue
         if st.grid[P.OCC, r, c] != 0:
             continue  # cannot end there (TR-119)
-        v = _square_value_nb(st, tab, p, r, c, bp, wood_short) / (1.0 + d)
+        v = _square_value_nb(
+            st.grid, st.tiles, st.pieces, tab.res_dig, tab.res_struct, r, c, bp, wood_short
+        ) / (1.0 + d)
         if v > bv:
             bv = v
             best = node

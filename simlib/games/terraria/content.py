@@ -88,6 +88,7 @@ WORLD_TABLES = (
     "start_tiles",
     "legend",
     "platforms",
+    "boss_squares",
 )
 
 _KEYS: dict[str, dict[str, type]] = {

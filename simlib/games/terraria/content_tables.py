@@ -81,6 +81,8 @@ from simlib.games.terraria.layout import (
     TOKEN,
     TT,
     Tables,
+    TablesFields,
+    TablesRef,
 )
 from simlib.games.terraria.state import KIND
 
@@ -975,7 +977,7 @@ def _compile_rules(data, src, ids: _Ids):
 @functools.lru_cache(maxsize=8)
 def _compile(
     content: str | None, world: str | None, stamps: Any = None
-) -> tuple[Tables, dict[str, list[str]]]:
+) -> tuple[TablesFields, dict[str, list[str]]]:
     # ``stamps`` (the files' ``file_stamp``) are only part of the cache key
     data, src = _load(content, file_stamp(content))
     wdata = wmod.load_world(world)
@@ -998,7 +1000,7 @@ def _compile(
             "bestiary drops the Guide Voodoo Doll (TR-390)"
         )
     tpl, stock, stock_n, start, res_dig, res_struct, plat_pos = wmod.compile_world(wdata)
-    tables = Tables(
+    tables = TablesFields(
         tpl=tpl,
         stock=stock,
         stock_n=stock_n,
@@ -1052,7 +1054,7 @@ def _key(path: str | Path | None) -> str | None:
     return None if path in (None, "", "default") else str(path)
 
 
-def compile_tables(content: str | Path | None = None, world: str | Path | None = None) -> Tables:
+def compile_tables(content: str | Path | None = None, world: str | Path | None = None) -> TablesRef:
     """Compile the content and world data into the arrays the kernels read.
 
     Parameters

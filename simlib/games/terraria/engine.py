@@ -14,6 +14,8 @@ of the game. Readings are in the package docstring.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from simlib.core.dice import duel_nb
@@ -55,17 +57,17 @@ from simlib.games.terraria.layout import (
     SUP,
     TT,
     G,
-    State,
+    StateRef,
 )
 from simlib.games.terraria.movement import (
     T,
     can_place_platform_nb,
     chop_nb,
     dig_nb,
-    fall_hurts_nb,
     place_piece_nb,
     place_platform_nb,
     place_rope_nb,
+    remove_piece_nb,
     rope_move_nb,
     step_nb,
     sunrise_trees_nb,
@@ -90,7 +92,8 @@ __all__ = [
     "alloc_state_nb",
     "setup_nb",
     "hand_limit_nb",
-    "defense_dice_nb",
+    "lose_health_nb",
+    "boss_loot_nb",
     "step_action_nb",
     "dig_action_nb",
     "chop_action_nb",
@@ -113,20 +116,20 @@ __all__ = [
 ]
 
 
-class _Cfg:
+class _Cfg(NamedTuple):
     """Columns of the int64 ``cfg`` array (from ``settings.effective``)."""
 
-    PLAYERS = 0
-    CHAINS = 1
-    TOKENS = 2
-    TOMBS = 3  # whole pool, -1 unlimited (Journey)
-    FALL_DAMAGE = 4
-    IRON = 5  # Journey starting equipment
-    ROPES = 6  # rope tokens per player at the start
-    EVIL = 7  # BIOME.CORRUPTION, BIOME.CRIMSON or -1 (drawn per game)
-    CHECK = 8  # check invariants after every action
-    MAX_ROUNDS = 9  # a safety cap (never reached by a game that follows the time track)
-    N = 10
+    PLAYERS: int = 0
+    CHAINS: int = 1
+    TOKENS: int = 2
+    TOMBS: int = 3  # whole pool, -1 unlimited (Journey)
+    FALL_DAMAGE: int = 4
+    IRON: int = 5  # Journey starting equipment
+    ROPES: int = 6  # rope tokens per player at the start
+    EVIL: int = 7  # BIOME.CORRUPTION, BIOME.CRIMSON or -1 (drawn per game)
+    CHECK: int = 8  # check invariants after every action
+    MAX_ROUNDS: int = 9  # a safety cap (never reached by a game that follows the time track)
+    N: int = 10
 
 
 CFG = _Cfg()
@@ -143,7 +146,7 @@ def alloc_state_nb(tab):
     n_eq = tab.equip.shape[0]
     n_ar = tab.armor.shape[0]
     k = max(tab.cards.shape[0], n_eq, n_ar, tab.consumables.shape[0], tab.chest_biome.shape[0])
-    return State(
+    return StateRef(
         np.zeros((P.N, rows, cols), np.int16),
         np.zeros((TP.N, LAYERS, TILE_COLS), np.int16),
         np.zeros((2, 4), np.int16),
@@ -333,16 +336,6 @@ def hand_limit_nb(st, tab, p):
 
 
 @njit
-def defense_dice_nb(st, tab, p):
-    """The defence dice of ``p`` (a read-only view): worn armor's, else the card's (TR-284)."""
-    a = st.chars[p, CH.ARMOR]
-    if a >= 0:
-        return tab.armor[a, AR.DEF0 : AR.DEF0 + tab.armor[a, AR.NDEF]]
-    c = st.chars[p, CH.CARD]
-    return tab.characters[c, CC.DEF0 : CC.DEF0 + tab.characters[c, CC.NDEF]]
-
-
-@njit
 def attack_icons_nb(st, tab, p):
     """Attack icons of ``p``: cards in play, minion and worn armor (TR-276, TR-361)."""
     ch = st.chars[p]
@@ -369,9 +362,7 @@ def spend_coins_nb(st, p, n):
 @njit
 def gain_coins_nb(st, p, n):
     """Coins onto ``p``'s dial, up to 25; the excess is lost (TR-195, TR-196)."""
-    ch = st.chars[p]
-    ch[CH.COINS] = min(COIN_CAP, ch[CH.COINS] + n)
-    st.cnt[CNT.COINS] += n
+    st.cnt[CNT.COINS] += life.add_coins_nb(st, p, n)
 
 
 # --- after every action: falls, cobwebs, discoveries ------------------------------------------
@@ -383,31 +374,13 @@ def settle_nb(st, tab, p):
     collected by ``p`` (TR-232, TR-135), tiles discovered (counters, minimap tokens, and
     enemies spawned on their spawn points, TR-308), the deepest layer reached.
     """
-    n_falls = min(st.tally[T.FALLS], st.falls.shape[0])
-    for i in range(n_falls):
-        k = st.falls[i, 0]
-        if k >= MAX_PLAYERS or st.pieces[k, PC.KIND] != KIND.CHARACTER:
-            continue
-        st.chars[k, CH.FALLS] += 1
-        hurt = fall_hurts_nb(
-            defense_dice_nb(st, tab, k),
-            st.falls[i, 1],
-            st.falls[i, 2] != 0,
-            st.g[G.FALL_DAMAGE] != 0,
-            st.rng,
-        )
-        if hurt and st.chars[k, CH.HP] > 0:
-            st.chars[k, CH.HP] -= 1
-            st.chars[k, CH.FALL_DMG] += 1
-            if st.chars[k, CH.HP] == 0:
-                st.chars[k, CH.FALL_DEATHS] += 1
-                life.die_nb(st, tab, k)  # TR-133
-                if st.g[G.OVER] != 0:
-                    return
+    life.resolve_falls_nb(st, tab, 0)  # TR-127..133
+    if st.g[G.OVER] != 0:
+        return
     webs = st.tally[T.COBWEBS]
     if webs > 0 and st.chars[p, CH.IN_WORLD]:
-        life.inventory_add_nb(st, p, tab.rules[RU.COBWEB], webs)
-        st.cnt[CNT.RES + tab.rules[RU.COBWEB]] += webs
+        got = life.inventory_add_nb(st, p, tab.rules[RU.COBWEB], webs)
+        st.cnt[CNT.RES + tab.rules[RU.COBWEB]] += got
     n_disc = min(st.tally[T.DISCOVERED], st.disc.shape[0])
     if n_disc > 0:
         st.cnt[CNT.TILES] += n_disc
@@ -511,9 +484,9 @@ def dig_action_nb(st, tab, p, r, c):
     if done:
         st.cnt[CNT.BLOCKS_DUG] += 1
         if res > 0 and tab.res_struct[res] == 0:
-            life.inventory_add_nb(st, p, res, 1)
-            st.cnt[CNT.RES + res] += 1
-        bosses.broke_block_nb(st, tab, p, r, c, feat)
+            st.cnt[CNT.RES + res] += life.inventory_add_nb(st, p, res, 1)
+        if feat & (FEAT.LARVA | FEAT.ORB):
+            bosses.broke_trigger_nb(st, tab, r, c)  # TR-392, TR-394, TR-395
     settle_nb(st, tab, p)
     check_objectives_nb(st, tab, p)
     return True
@@ -541,8 +514,9 @@ def chop_action_nb(st, tab, p, r, c):
         return False
     ch[CH.CHOP] -= spent
     if wood > 0:
-        life.inventory_add_nb(st, p, tab.rules[RU.WOOD], wood)
-        st.cnt[CNT.RES + tab.rules[RU.WOOD]] += wood
+        st.cnt[CNT.RES + tab.rules[RU.WOOD]] += life.inventory_add_nb(
+            st, p, tab.rules[RU.WOOD], wood
+        )
         st.cnt[CNT.TREES] += 1
     check_objectives_nb(st, tab, p)
     return True
@@ -610,7 +584,10 @@ def attack_action_nb(st, tab, p, k):
     ch[CH.DUELS] += 1
     if wounds > 0:
         if st.pieces[k, PC.ROLE] == ROLE.BOSS:
-            bosses.wound_boss_nb(st, tab, p, wounds)
+            b = st.g[G.BOSS]
+            if bosses.wound_boss_nb(st, tab, p, wounds) == 2:
+                boss_loot_nb(st, tab, b)  # TR-417, TR-419
+                settle_nb(st, tab, p)
         else:
             foes.wound_enemy_nb(st, tab, p, k, wounds)
     check_objectives_nb(st, tab, p)
@@ -622,7 +599,7 @@ def collect_action_nb(st, tab, p, k):
     """Collect the adjacent life crystal or fallen star ``k`` (free, TR-305, TR-306, TR-359)."""
     if not _can_act_nb(st, p):
         return False
-    ok = foes.collect_token_nb(st, tab, p, k)
+    ok = foes.collect_token_nb(st, tab, p, k) > 0
     if ok:
         check_objectives_nb(st, tab, p)
     return ok
@@ -731,13 +708,19 @@ def open_chest_nb(st, tab, p, r, c):
 @njit
 def _team_has_nb(st, tab, p, recipe):
     """True when ``p`` plus donations from the others can pay ``recipe`` (TR-198)."""
+    return team_has_nb(st.inv, st.chars, st.g[G.PLAYERS], recipe)
+
+
+@njit
+def team_has_nb(inv, chars, players, recipe):
+    """:func:`_team_has_nb` on the arrays (cheap to call in a loop)."""
     for i in range(recipe.shape[0]):
         res = recipe[i, 0]
         if res <= 0:
             continue
         have = 0
-        for q in range(st.g[G.PLAYERS]):
-            have += life.inventory_count_nb(st, q, res)
+        for q in range(players):
+            have += life.count_units_nb(inv, chars, q, res)
         if have < recipe[i, 1]:
             return False
     return True
@@ -1028,8 +1011,12 @@ def use_consumable_nb(st, tab, p, c):
 @njit
 def recall_nb(st, tab, p):
     """Move ``p`` to the Surface Forest or a bed house (TR-389, TR-256)."""
+    r, c = life.respawn_square_nb(st, tab)
+    if r < 0:
+        return
     st.tally[:] = 0
-    life.relocate_nb(st, tab, p)
+    remove_piece_nb(st.grid, st.tiles, st.mini, st.pieces, p, st.falls, st.disc, st.tally)
+    life._place_character_nb(st, p, r, c)
     settle_nb(st, tab, p)
 
 
@@ -1078,8 +1065,7 @@ def give_reward_nb(st, tab, p, kind, rid, amount):
     if kind == RK.COINS:
         gain_coins_nb(st, p, amount)
     elif kind == RK.RESOURCE:
-        life.inventory_add_nb(st, p, rid, amount)
-        st.cnt[CNT.RES + rid] += amount
+        st.cnt[CNT.RES + rid] += life.inventory_add_nb(st, p, rid, amount)
     elif kind == RK.EQUIP:
         if st.supply[SUP.EQUIP, rid] > 0:
             st.supply[SUP.EQUIP, rid] -= 1
@@ -1296,24 +1282,66 @@ def enemy_turn_nb(st, tab):
     bosses.spawn_pending_boss_nb(st, tab)  # TR-398
     if st.g[G.OVER] != 0:
         return
-    move = False
-    short = False
-    ranged = False
+    move = 0
+    short = 0
+    ranged = 0
     if st.g[G.BOSS] >= 0:
-        bosses.boss_special_nb(st, tab)  # TR-406
+        n = bosses.boss_special_nb(st, tab)  # TR-406
         if st.g[G.OVER] != 0:
             return
+        spawn_near_boss_nb(st, tab, n)
         move, short, ranged = bosses.boss_flags_nb(st, tab)
     foes.enemy_moves_nb(st, tab)
+    if st.g[G.OVER] != 0:
+        return
     if st.g[G.BOSS] >= 0 and move:
         bosses.boss_move_nb(st, tab)
         if st.g[G.OVER] != 0:
             return
-    foes.enemy_attacks_nb(st, tab, short, ranged)
+        _spawn_on_disc_nb(st, tab)
+    if ranged == 2:
+        spawn_near_boss_nb(st, tab, 1)  # the card spawns instead of shooting (TR-408)
+    foes.enemy_attacks_nb(st, tab, short != 0, ranged == 1)
     if st.g[G.OVER] != 0:
         return
     if st.g[G.BOSS] >= 0:
         bosses.boss_end_turn_nb(st, tab)  # TR-409, TR-410
+
+
+@njit
+def _spawn_on_disc_nb(st, tab):
+    """Spawn on tiles a displaced character discovered (TR-144, TR-308)."""
+    n = min(st.tally[T.DISCOVERED], st.disc.shape[0])
+    st.tally[:] = 0
+    if n > 0:
+        st.cnt[CNT.TILES] += n
+        foes.spawn_discovered_nb(st, tab, n)
+
+
+@njit
+def spawn_near_boss_nb(st, tab, n):
+    """Spawn ``n`` enemies on empty squares next to the boss (its special ability).
+
+    Squares are tried left to right, top to bottom among the 8 around the boss; each spawn
+    draws from the tray section of its square (``foes.spawn_at_nb``).
+    """
+    if n <= 0 or st.g[G.BOSS] < 0:
+        return
+    r0 = st.pieces[BOSS_ROW, PC.ROW]
+    c0 = st.pieces[BOSS_ROW, PC.COL]
+    done = 0
+    for dr in range(-1, 2):
+        for dc in range(-1, 2):
+            if done >= n:
+                return
+            r = r0 + dr
+            c = c0 + dc
+            if r < 0 or c < 0 or r >= st.grid.shape[1] or c >= st.grid.shape[2]:
+                continue
+            if st.grid[P.SQ, r, c] == SQ.BLOCK or st.grid[P.OCC, r, c] != 0:
+                continue
+            if foes.spawn_at_nb(st, tab, r, c) >= 0:
+                done += 1
 
 
 @njit
@@ -1325,7 +1353,8 @@ def cleanup_nb(st, tab):
     if g[G.OVER] != 0:
         return
     check_npcs_nb(st, tab)  # TR-351
-    bosses.check_boss_criteria_nb(st, tab)  # TR-352
+    bosses.check_boss_criteria_nb(st, tab)  # TR-352, TR-399
+    bosses.spawn_pending_boss_nb(st, tab)
     for p in range(g[G.PLAYERS]):
         cards.end_round_cards_nb(st, p)  # TR-105
         ch = st.chars[p]
@@ -1389,3 +1418,25 @@ def check_invariants_nb(st, tab):
                     raise ValueError("piece inside a block")
     if st.g[G.BOSS] < 0 and st.pieces[BOSS_ROW, PC.KIND] != KIND.NONE:
         raise ValueError("boss piece without a boss")
+
+
+@njit
+def lose_health_nb(st, tab, p, n):
+    """``p`` loses ``n`` health (a debuff card played, data); at 0 it dies (TR-290)."""
+    if n <= 0 or not st.chars[p, CH.IN_WORLD]:
+        return
+    st.chars[p, CH.HP] = max(0, st.chars[p, CH.HP] - n)
+    if st.chars[p, CH.HP] == 0:
+        life.die_nb(st, tab, p)
+        life.resolve_falls_nb(st, tab, 0)
+
+
+@njit
+def boss_loot_nb(st, tab, b):
+    """Hand out boss ``b``'s Loot card (``bosses.boss_loot_nb`` splits it, TR-417, TR-419)."""
+    out = np.zeros((4 * 4, 4), np.int32)
+    n = bosses.boss_loot_nb(st, tab, b, out)
+    for i in range(n):
+        give_reward_nb(st, tab, out[i, 0], out[i, 1], out[i, 2], out[i, 3])
+    for q in range(MAX_PLAYERS):
+        st.chars[q, CH.BOSS_TOKENS] = 0

@@ -561,9 +561,12 @@ def _resolve_nb(st, tab, p, leader, mask, mob):
     st.chars[p, CH.DUELS] += 1
     if mob:
         st.chars[p, CH.MOBBED] += 1
+        st.chars[p, CH.MOB_DMG] += lost
     st.chars[p, CH.WOUNDS_TAKEN] += lost
     st.chars[p, CH.HP] -= lost
     if st.chars[p, CH.HP] <= 0:
+        if mob:
+            st.chars[p, CH.MOB_DEATHS] += 1
         first = st.tally[T.FALLS]
         life.die_nb(st, tab, p)  # TR-290
         _add_debuffs_nb(st, tab, p, debuff, lost)  # after the death shuffle (TR-303)

@@ -31,6 +31,10 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import numpy as np
+from numba import types
+from numba.experimental import structref
+
 MAX_PLAYERS = 4
 MAX_SLOTS = 6  # 4 at the start, slots 5 and 6 bought (TR-185, TR-186)
 SLOT_CAP = 5  # units per slot (TR-188)
@@ -81,7 +85,11 @@ class Globals(NamedTuple):
     CHAINS_NEEDED: int = 33  # 1 Easy, 2 Medium, 3 Hard
     FALL_DAMAGE: int = 34  # 0 in Journey and Lucky Horseshoe modes
     BEDS: int = 35  # bed houses built
-    N: int = 40
+    # bosses (``bosses.py``)
+    TRIGGER: int = 36  # 8 columns (36..43): per boss id, the square where its criterion was
+    #                    met, ``row * 4096 + col`` (-1: none, e.g. King Slime's meter)
+    BOSS_EXTRA: int = 44  # extra squares the boss moves this enemy turn (``SPECIAL.CHARGE``)
+    N: int = 48
 
 
 G = Globals()
@@ -135,10 +143,11 @@ class Char(NamedTuple):
     MOBBED: int = 26  # enemy attacks received that were mobs (2+ enemies)
     KILLS: int = 27
     HEALED: int = 28
-    FALL_DEATHS: int = 29  # deaths caused by a fall
-    MOB_DMG: int = 30  # health lost to mobbed attacks (2+ enemies in short range)
-    MOB_DEATHS: int = 31  # deaths caused by a mobbed attack
-    N: int = 32
+    BOSS_TOKENS: int = 29  # wound tokens taken from the boss in play (TR-412, TR-419)
+    FALL_DEATHS: int = 32  # deaths caused by a fall
+    MOB_DMG: int = 33  # health lost to mobbed attacks (2+ enemies in short range)
+    MOB_DEATHS: int = 34  # deaths caused by a mobbed attack
+    N: int = 36
 
 
 CH = Char()
@@ -685,8 +694,8 @@ class HouseAt(NamedTuple):
 HA = HouseAt()
 
 
-class Tables(NamedTuple):
-    """Compiled content of one run: read only in the kernels (numba takes NamedTuples).
+class TablesFields(NamedTuple):
+    """The fields of :data:`Tables` as a plain NamedTuple (pickling, caching, iterating).
 
     World (``world.compile_world``): ``tpl``, ``stock``, ``stock_n``, ``start``, ``res_dig``,
     ``res_struct``, ``plat_pos``. Content (``content_tables.compile_tables``): the rest; the
@@ -727,8 +736,8 @@ class Tables(NamedTuple):
     time_track: Any  # int16 (n_spaces, TT.N)
 
 
-class State(NamedTuple):
-    """One game's arrays (see the module docstring); allocated once per block of games."""
+class StateFields(NamedTuple):
+    """The fields of :data:`State` as a plain NamedTuple (see the module docstring)."""
 
     grid: Any
     tiles: Any
@@ -758,3 +767,82 @@ class State(NamedTuple):
     bdist: Any = None  # int32 (rows, cols): the bots' path search scratch
     bfrom: Any = None  # int32 (rows, cols)
     bqueue: Any = None  # int32 (rows * cols * 4,)
+
+
+# --- the kernels' structs ---------------------------------------------------------------------
+# Kernels take ``st`` and ``tab`` as numba StructRefs, not NamedTuples: a NamedTuple of ~30
+# arrays is passed by value, so every call of a function that numba does not inline copies
+# and reference-counts all its arrays (measured: ~0.9-2.4 us a call); a StructRef is one
+# pointer (~20 ns). Attribute access (``st.grid``, ``tab.enemies``) reads the same in both.
+@structref.register
+class StateType(types.StructRef):
+    """Numba type of :class:`StateRef`."""
+
+    def preprocess_fields(self, fields):
+        """Store field types without literal values."""
+        return tuple((n, types.unliteral(t)) for n, t in fields)
+
+
+class StateRef(structref.StructRefProxy):
+    """One game's arrays as a numba StructRef (fields of :class:`StateFields`)."""
+
+
+structref.define_proxy(StateRef, StateType, list(StateFields._fields))
+
+
+@structref.register
+class TablesType(types.StructRef):
+    """Numba type of :class:`TablesRef`."""
+
+    def preprocess_fields(self, fields):
+        """Store field types without literal values."""
+        return tuple((n, types.unliteral(t)) for n, t in fields)
+
+
+class TablesRef(structref.StructRefProxy):
+    """The compiled content as a numba StructRef (fields of :class:`TablesFields`)."""
+
+
+structref.define_proxy(TablesRef, TablesType, list(TablesFields._fields))
+
+# dtype and ndim of the State fields that may be left out (scratch only some kernels use)
+_STATE_SCRATCH = {
+    "drawn": (np.int16, 3),
+    "bdist": (np.int32, 2),
+    "bfrom": (np.int32, 2),
+    "bqueue": (np.int32, 1),
+}
+
+
+def State(*args: Any, **kwargs: Any) -> StateRef:
+    """Build a :class:`StateRef` from arrays, by position or by field name.
+
+    The scratch fields ``drawn``, ``bdist``, ``bfrom`` and ``bqueue`` may be left out (small
+    dummies of the right type are used). Inside kernels use ``StateRef(...)`` positionally.
+    """
+    vals = dict(zip(StateFields._fields, args, strict=False))
+    vals.update(kwargs)
+    for name, (dt, nd) in _STATE_SCRATCH.items():
+        if vals.get(name) is None:
+            vals[name] = np.zeros((1,) * nd, dtype=dt)
+    return StateRef(*(vals[f] for f in StateFields._fields))
+
+
+def Tables(*args: Any, **kwargs: Any) -> TablesRef:
+    """Build a :class:`TablesRef` from arrays, by position or by field name."""
+    vals = dict(zip(TablesFields._fields, args, strict=False))
+    vals.update(kwargs)
+    return TablesRef(*(vals[f] for f in TablesFields._fields))
+
+
+def fields_of(obj: Any) -> dict[str, Any]:
+    """The arrays of a :class:`StateRef` or :class:`TablesRef` by field name."""
+    names = StateFields._fields if isinstance(obj, StateRef) else TablesFields._fields
+    return {n: getattr(obj, n) for n in names}
+
+
+def replace(obj: Any, **kwargs: Any) -> Any:
+    """A new struct like ``obj`` with some fields replaced (``NamedTuple._replace``)."""
+    vals = fields_of(obj)
+    vals.update(kwargs)
+    return State(**vals) if isinstance(obj, StateRef) else Tables(**vals)

@@ -81,6 +81,7 @@ from simlib.games.terraria.state import (
 __all__ = [
     "inventory_add_nb",
     "inventory_count_nb",
+    "count_units_nb",
     "inventory_take_nb",
     "add_coins_nb",
     "defence_dice_nb",
@@ -94,10 +95,16 @@ __all__ = [
 @njit
 def inventory_count_nb(st, p, res):
     """Units of resource ``res`` (id >= 1) in player ``p``'s usable slots. Read only."""
+    return count_units_nb(st.inv, st.chars, p, res)
+
+
+@njit
+def count_units_nb(inv, chars, p, res):
+    """:func:`inventory_count_nb` on the arrays (cheap to call in a loop)."""
     n = 0
-    for s in range(st.chars[p, CH.SLOTS]):
-        if st.inv[p, s, 0] == res and st.inv[p, s, 1] > 0:
-            n += st.inv[p, s, 1]
+    for s in range(chars[p, CH.SLOTS]):
+        if inv[p, s, 0] == res and inv[p, s, 1] > 0:
+            n += inv[p, s, 1]
     return n
 
 
@@ -405,5 +412,6 @@ def resolve_falls_nb(st, tab, first):
             st.chars[k, CH.HP] -= 1
             st.chars[k, CH.FALL_DMG] += 1
             if st.chars[k, CH.HP] == 0:
+                st.chars[k, CH.FALL_DEATHS] += 1
                 die_nb(st, tab, k)
     return i

@@ -55,6 +55,10 @@ class Feat(NamedTuple):
     OPENED: int = 256  # opened-chest token
     ACORN: int = 512  # a chopped tree (removed at sunrise)
     HOUSE: int = 1024  # covered by a house tile: blocks line of sight (TR-246)
+    # boss trigger squares (``bosses.py``; where they go is ``world.toml`` [boss_squares])
+    LARVA: int = 2048  # the Bee Larva block in the Underground Jungle hive (TR-392)
+    ALTAR: int = 4096  # a Demon Altar / Crimson Altar (an open square, TR-393)
+    ORB: int = 8192  # a Shadow Orb / Crimson Heart block in an evil cavern (TR-394, TR-395)
 
 
 FEAT = Feat()

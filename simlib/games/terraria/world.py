@@ -8,7 +8,9 @@ How a world comes about
 1. Compile time (Python, once per data file): :func:`load_world` reads and validates the
    tables; :func:`compile_world` draws the fixed set of biome tiles (the "printed" set) from
    ``world.tile_seed`` and the per-layer terrain and per-biome resource tables, adds the
-   four drawn starting tiles, and returns arrays.
+   four drawn starting tiles, puts the boss trigger squares of ``[boss_squares]`` (the
+   Bee Larva, the altars, Shadow Orbs and Crimson Hearts: ``FEAT.LARVA``, ``FEAT.ALTAR``,
+   ``FEAT.ORB``) into the first tiles of their stocks, and returns arrays.
 2. Per game (numba, :func:`generate_world_nb`): Crimson or Corruption is chosen (TR-040),
    the 4 minimap tokens are shuffled face down onto the '?' spaces (TR-043), and every tile
    position gets a tile drawn without replacement from the stock of its biome and layer.
@@ -80,7 +82,10 @@ _TERRAIN_KEYS = {
     "chop": list,
     "lava": int,
 }
-_RESERVED = set(".#/~BS=wC123456789")
+_RESERVED = set(".#/~BS=wCA123456789")
+# [boss_squares] kinds and the FEAT flag each puts on its square (larva, orb, heart: blocks
+# of their ``resource``; an altar: an open square standing on a block)
+BOSS_SQUARES = {"larva": FEAT.LARVA, "altar": FEAT.ALTAR, "orb": FEAT.ORB, "heart": FEAT.ORB}
 _PLANTS = ("tree", "cactus", "none")
 NEEDED = np.array([3, 3, 3, 3, 3, 3, 2], dtype=np.int16)  # positions per biome and layer
 TPL_SQ, TPL_RES, TPL_FEAT, TPL_VAL = 0, 1, 2, 3  # planes of the template array
@@ -262,7 +267,7 @@ def _validate(data: dict[str, Any], src: dict[str, str]) -> None:
                 _need(
                     ch in _RESERVED or ch in leg,
                     f"{where}.{key}: '{ch}' is not a square "
-                    "code ('.', '#', '/', '~', 'B', 'S', '=', 'w', 'C', '1'..'9' or a "
+                    "code ('.', '#', '/', '~', 'B', 'S', '=', 'w', 'C', 'A', '1'..'9' or a "
                     "[legend] letter)",
                 )
         text = "".join(rows)
@@ -294,6 +299,38 @@ def _validate(data: dict[str, Any], src: dict[str, str]) -> None:
         f"{where}.positions must list 1 to 9 distinct [rows down, columns right] offsets, "
         "each -1, 0 or 1",
     )
+    _validate_boss_squares(data["boss_squares"], f"{src['boss_squares']}: boss_squares", data)
+
+
+def _validate_boss_squares(bs: Any, where: str, data: dict[str, Any]) -> None:
+    _need(
+        isinstance(bs, dict) and set(bs) <= set(BOSS_SQUARES),
+        f"{where} must be a table whose entries are among {', '.join(BOSS_SQUARES)}",
+    )
+    for kind, e in bs.items():
+        wk = f"{where}.{kind}"
+        keys = {"biomes", "layers", "per_stock"} | ({"resource"} if kind != "altar" else set())
+        _need(
+            isinstance(e, dict) and set(e) == keys,
+            f"{wk} must have exactly the keys {', '.join(sorted(keys))}",
+        )
+        if kind != "altar":
+            _need(
+                e["resource"] in data["resources"],
+                f"{wk}.resource: '{e['resource']}' is not in [resources]",
+            )
+        for key, allowed in (("biomes", BIOME_NAMES), ("layers", LAYER_NAMES)):
+            _need(
+                isinstance(e[key], list) and len(e[key]) >= 1 and set(e[key]) <= set(allowed),
+                f"{wk}.{key} must be a list of {', '.join(allowed)}",
+            )
+        low = min(
+            data["stock"][b][LAYER_NAMES.index(la)] for b in e["biomes"] for la in e["layers"]
+        )
+        _need(
+            _is_int(e["per_stock"]) and 0 <= e["per_stock"] <= low,
+            f"{wk}.per_stock must be an integer from 0 to {low} (the smallest listed stock)",
+        )
 
 
 @functools.lru_cache(maxsize=16)
@@ -411,7 +448,66 @@ def _draw_tile(
     return out
 
 
-def _parse_tile(rows: list[str], legend: dict[str, str], res_ids: dict[str, int]) -> np.ndarray:
+def _trigger_feats(data: dict[str, Any], res_ids: dict[str, int]) -> dict[int, int]:
+    """Resource id + 1 -> the FEAT flag of a boss trigger block of that resource."""
+    return {
+        res_ids[e["resource"]]: BOSS_SQUARES[kind]
+        for kind, e in data["boss_squares"].items()
+        if kind != "altar"
+    }
+
+
+def _add_boss_squares(
+    tpls: list[np.ndarray], stock: np.ndarray, data: dict[str, Any], res_ids: dict[str, int]
+) -> None:
+    """Put the [boss_squares] into the first ``per_stock`` tiles of their stocks (in place).
+
+    Drawn from their own generator (``tile_seed``, 1) after every tile is drawn, so the rest
+    of each tile is the same with or without them.
+    """
+    rng = np.random.default_rng([data["world"]["tile_seed"], 1])
+    for kind, e in data["boss_squares"].items():
+        for bname in e["biomes"]:
+            for lname in e["layers"]:
+                b, layer = BIOME_NAMES.index(bname), LAYER_NAMES.index(lname)
+                for k in range(e["per_stock"]):
+                    t = tpls[int(stock[b, layer, k])]
+                    sq, feat = t[TPL_SQ], t[TPL_FEAT]
+                    h, w = sq.shape
+                    if kind == "altar":
+                        # an open square with no feature, standing on a block
+                        spots = [
+                            (i, j) for i in range(h - 1) for j in range(w)
+                            if sq[i, j] == SQ.AIR and feat[i, j] == 0 and sq[i + 1, j] == SQ.BLOCK
+                        ]  # fmt: skip
+                        if not spots:  # make one: clear a square above a block
+                            spots = [
+                                (i, j) for i in range(h - 1) for j in range(w)
+                                if feat[i, j] == 0 and feat[i + 1, j] == 0
+                            ]  # fmt: skip
+                        i, j = spots[rng.integers(len(spots))]
+                        sq[i, j] = SQ.AIR
+                        t[TPL_RES, i, j] = 0
+                        if sq[i + 1, j] != SQ.BLOCK:
+                            sq[i + 1, j] = SQ.BLOCK
+                        feat[i, j] |= FEAT.ALTAR
+                    else:
+                        spots = [
+                            (i, j) for i in range(h) for j in range(w)
+                            if sq[i, j] == SQ.BLOCK and feat[i, j] == 0
+                        ]  # fmt: skip
+                        if not spots:  # make one out of a square with no feature
+                            spots = [(i, j) for i in range(h) for j in range(w) if feat[i, j] == 0]
+                        i, j = spots[rng.integers(len(spots))]
+                        sq[i, j] = SQ.BLOCK
+                        t[TPL_RES, i, j] = res_ids[e["resource"]]
+                        t[TPL_VAL, i, j] = 0
+                        feat[i, j] |= BOSS_SQUARES[kind]
+
+
+def _parse_tile(
+    rows: list[str], legend: dict[str, str], res_ids: dict[str, int], feats: dict[int, int]
+) -> np.ndarray:
     h, w = len(rows), len(rows[0])
     out = np.zeros((4, h, w), dtype=np.int16)
     for i, row in enumerate(rows):
@@ -433,12 +529,15 @@ def _parse_tile(rows: list[str], legend: dict[str, str], res_ids: dict[str, int]
             elif ch == "C":
                 out[TPL_FEAT, i, j] = FEAT.CHEST
                 out[TPL_VAL, i, j] = 1
+            elif ch == "A":
+                out[TPL_FEAT, i, j] = FEAT.ALTAR
             elif ch.isdigit():
                 out[TPL_FEAT, i, j] = FEAT.TREE
                 out[TPL_VAL, i, j] = int(ch)
             elif ch in legend:
                 out[TPL_SQ, i, j] = SQ.BLOCK
                 out[TPL_RES, i, j] = res_ids[legend[ch]]
+                out[TPL_FEAT, i, j] = feats.get(res_ids[legend[ch]], 0)
     return out
 
 
@@ -471,6 +570,8 @@ def tile_text(tpl: np.ndarray, letters: dict[int, str] | None = None) -> list[st
                 row += "="
             elif f & FEAT.CHEST:
                 row += "C"
+            elif f & FEAT.ALTAR:
+                row += "A"
             elif f & FEAT.TREE:
                 row += str(v)
             elif f & FEAT.COBWEB:
@@ -500,9 +601,10 @@ def compile_world(data: dict[str, Any]) -> tuple:
     res_names = list(data["resources"])
     res_ids = {n: i + 1 for i, n in enumerate(res_names)}
     rng = np.random.default_rng(data["world"]["tile_seed"])
+    feats = _trigger_feats(data, res_ids)
     tpls: list[np.ndarray] = []
     for key in START_KEYS:
-        tpls.append(_parse_tile(data["start_tiles"][key], data["legend"], res_ids))
+        tpls.append(_parse_tile(data["start_tiles"][key], data["legend"], res_ids, feats))
     start = np.arange(4, dtype=np.int16)
     st = data["stock"]
     m = max(max(st[b]) for b in BIOME_NAMES)
@@ -519,6 +621,7 @@ def compile_world(data: dict[str, Any]) -> tuple:
                     tpls.append(_draw_tile(rng, data, name, layer, res_ids))
                 stock[b, layer, k] = idx
             stock_n[b, layer] = n
+    _add_boss_squares(tpls, stock, data, res_ids)
     tpl = np.ascontiguousarray(np.stack(tpls, axis=1))
     res_dig = np.array([1] + [data["resources"][n]["dig"] for n in res_names], dtype=np.int16)
     res_struct = np.array(

@@ -1,0 +1,897 @@
+"""Terraria bosses: spawn criteria, spawning, behaviour cards, moving with displacement, wounds.
+
+Rulebook: Bosses (Spawning, Behaviour and Forms, Boss Loot); Falling, Stacking and
+Displacing (Displacing, Bosses Only). Every kernel takes ``(st, tab, ...)``: ``st`` a
+:class:`~simlib.games.terraria.layout.State`, ``tab`` a
+:class:`~simlib.games.terraria.layout.Tables`; the boss in play is piece ``BOSS_ROW``
+(``PC.ROLE`` = ``ROLE.BOSS``, ``PC.TYPE`` its boss id) and ``g[G.BOSS]`` its id.
+
+Readings (the rulebook leaves these open; the checklist id says which)
+--------------------------------------------------------------------
+- Criteria (TR-391..396). The slimes slain meter is state, checked by
+  :func:`check_boss_criteria_nb` (King Slime once ``g[G.SLIMES] >= rules[RU.KING_SLIME]``);
+  :func:`slime_slain_nb` advances the meter and stops it once King Slime is pending, in play
+  or defeated (TR-400). The other criteria are events, each made pending the moment it
+  happens: breaking a trigger block (:func:`broke_trigger_nb`, called by the dig action with
+  the square of every block it finishes: the Bee Larva, ``FEAT.LARVA``, gives Queen Bee; a
+  Shadow Orb / Crimson Heart, ``FEAT.ORB``, gives Eater of Worlds in a Corruption world and
+  Brain of Cthulhu in a Crimson world); spending lenses (:func:`spend_lenses_nb`: the
+  spender stands on or next to an altar, ``FEAT.ALTAR``, and holds ``rules[RU.LENSES]``
+  units of the Lens resource ``rules[RU.LENS]`` in their inventory, TR-397); discarding the
+  Guide Voodoo Doll (:func:`use_voodoo_nb`: the consumable with ``CO.VOODOO``, next to a
+  lava square). Which boss a criterion spawns is data (``BO.SPAWN``, ``BO.EVIL``).
+- Each boss spawns at most once (TR-400): a criterion of a boss already pending, in play
+  or defeated does nothing (lenses and the doll are then not spent; a broken trigger block
+  is still broken).
+- Timing (TR-398, TR-399): :func:`spawn_pending_boss_nb` is called at the start of the
+  enemy turn and again at cleanup step 4 (a boss that spawns there first acts in the next
+  enemy turn). Only one boss is in play at a time: while one is, the pending ones wait, and
+  the lowest boss id among them spawns at the first call after it is defeated.
+- Spawn position (TR-403): the nearest empty square (by squares, i.e. Chebyshev distance;
+  ties: topmost, then leftmost) to the square where the criterion was met (the broken
+  block, now a tunnel; the altar; the lava square), for King Slime to the square of the
+  lowest-numbered character on the world. Empty: on a discovered tile, not a full block,
+  no piece, no house. The boss is then placed like any piece (a walking boss falls).
+- Spawning (TR-401, TR-402): Form A with its ``BO.WOUNDS`` wound tokens, the 3 Behaviour
+  cards shuffled (``shuffle_nb``: 2 draws), the top one face up.
+- Behaviour (TR-405..410): :func:`boss_flags_nb` gives the face-up card's move / short /
+  ranged entries (0 = N/A; ranged 2 = spawn an enemy instead of the ranged attack,
+  TR-408, for the enemy turn to carry out). :func:`boss_special_nb` fires the special
+  ability first thing in the enemy turn when the face-up card says so (TR-406):
+  ``SPECIAL.SPAWN`` returns how many enemies the enemy turn spawns next to the boss;
+  ``HEAL`` puts wound tokens back (not above the form's count); ``CHARGE`` adds squares to
+  this turn's move; ``BURN`` costs every character on the boss's tile health.
+  :func:`boss_end_turn_nb` discards the face-up card and turns the next (TR-409); after the
+  third the 3 discards are shuffled into a new deck (TR-410).
+- Moving (TR-405): a boss moves like an enemy of its kind (``BO.KIND``) with its form's
+  movement (how far: :func:`~simlib.games.terraria.enemy.moves_allowed_nb`, toward the
+  nearest character), but as it displaces pieces it may end in an occupied square, so "as
+  close as possible" is the target's own square when it can reach it; ties as
+  :func:`~simlib.games.terraria.enemy.plan_nb`. The plan is made once and carried out step
+  by step; a step no longer allowed (the world changed under it) ends the move.
+- Displacing (TR-138..142): a piece in a square the boss steps into (only bosses displace)
+  goes to an empty square horizontally or diagonally next to its own (left, right, up-left,
+  up-right, down-left, down-right; empty as above, except that a character may go into a
+  house square; the square the boss just left counts as empty). The players' choice
+  (TR-003, TR-139): for a character, first a square it would not risk fall damage from
+  (a fall of at most 1 square or ending in a cobweb), then the shortest fall, then the
+  order listed; an enemy, the shortest fall, then the order listed. It then falls (flying
+  enemies excepted, TR-140) and a character rolls fall damage as normal. With no empty
+  square the piece is killed: a character dies; an enemy token goes to its tray section's
+  discard area with no loot and no slime counted (TR-142). Characters displaced make
+  discovery checks (TR-144); the tiles discovered are left in ``st.disc`` for the caller.
+- Wounds (TR-412..415): :func:`wound_boss_nb` applies wounds one at a time, each giving its
+  wound token to the attacker (``CH.BOSS_TOKENS``); the one that empties Form A flips the
+  card to Form B's count and the rest come off Form B (TR-414); the last Form B token
+  defeats the boss; extra wounds are lost.
+- Defeat (TR-417, TR-425): ``g[G.DEFEATED]``, ``cnt[CNT.BOSS + id]`` (the Fight objective
+  tied to a boss reads it whenever it is current, TR-418) and ``cnt[CNT.BOSSES]``; the
+  boss leaves the world; a boss with ``BO.WIN`` (Wall of Flesh) ends the game won.
+  :func:`boss_loot_nb` splits the Loot card (TR-419): coins evenly (the remainder one each
+  in order), every other entry dealt in turn, in order of wound tokens taken from this boss
+  (most first: the player with the final say picks first; ties: lower player number).
+
+Death: a character killed here (displacement, fall damage, ``BURN``) dies through
+``life.die_nb`` (TR-290..298, TR-427).
+"""
+
+from __future__ import annotations
+
+from simlib.core.jit import njit
+from simlib.core.rng import shuffle_nb
+from simlib.games.terraria import life
+from simlib.games.terraria.enemy import (
+    DIRS,
+    _land_nb,
+    _may_end_nb,
+    enemy_can_step_nb,
+    moves_allowed_nb,
+    nearest_character_nb,
+)
+from simlib.games.terraria.layout import (
+    AR,
+    BH,
+    BO,
+    BOSS_ROW,
+    BOSS_SPAWN,
+    CC,
+    CH,
+    CNT,
+    CO,
+    MAX_PLAYERS,
+    OUT,
+    RK,
+    ROLE,
+    RU,
+    RW,
+    SPECIAL,
+    SUP,
+    G,
+)
+from simlib.games.terraria.movement import (
+    T,
+    _collapse_nb,
+    _enter_nb,
+    _fall_nb,
+    _leave_nb,
+    _record_fall_nb,
+    _register_nb,
+    fall_hurts_nb,
+    place_piece_nb,
+    remove_piece_nb,
+    supported_nb,
+)
+from simlib.games.terraria.state import (
+    FEAT,
+    KIND,
+    LAYERS,
+    PC,
+    SQ,
+    START_LAYER_COLUMN,
+    TILE_COLS,
+    TP,
+    P,
+)
+
+__all__ = [
+    "PACK",
+    "DISPLACE",
+    "form_col_nb",
+    "boss_stat_nb",
+    "check_boss_criteria_nb",
+    "slime_slain_nb",
+    "broke_trigger_nb",
+    "spend_lenses_nb",
+    "use_voodoo_nb",
+    "spawn_pending_boss_nb",
+    "boss_flags_nb",
+    "boss_special_nb",
+    "boss_move_nb",
+    "boss_step_nb",
+    "displace_nb",
+    "boss_end_turn_nb",
+    "wound_boss_nb",
+    "boss_loot_nb",
+]
+
+PACK = 4096  # ``g[G.TRIGGER + id] = row * PACK + col``
+# where a displaced piece may go, in the order the players' rule tries them (TR-139)
+DISPLACE = ((0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+# --- small helpers ----------------------------------------------------------------------------
+@njit
+def form_col_nb(col, form):
+    """Column of ``tab.bosses`` holding per-form column ``col`` (``BO.WOUNDS..DEBUFF``)."""
+    if form == 0:
+        return col
+    return col - BO.WOUNDS + BO.FORM_B
+
+
+@njit
+def boss_stat_nb(st, tab, col):
+    """Value of per-form column ``col`` for the boss in play in its current form (read only).
+
+    E.g. ``boss_stat_nb(st, tab, BO.NATK)``; the attack dice are the columns ``BO.ATK0`` on.
+    """
+    b = st.g[G.BOSS]
+    return tab.bosses[b, form_col_nb(col, st.g[G.FORM])]
+
+
+@njit
+def _available_nb(st, b):
+    """True when boss ``b`` is not pending, in play or defeated (TR-400)."""
+    bit = 1 << b
+    return (st.g[G.SPAWNED] | st.g[G.PENDING] | st.g[G.DEFEATED]) & bit == 0
+
+
+@njit
+def _boss_for_nb(st, tab, code):
+    """Boss id whose criterion is ``code`` (``BOSS_SPAWN``) in this world, -1 none."""
+    for b in range(tab.bosses.shape[0]):
+        if tab.bosses[b, BO.SPAWN] != code:
+            continue
+        ev = tab.bosses[b, BO.EVIL]
+        if ev == 0 or ev == st.g[G.EVIL] + 1:
+            return b
+    return -1
+
+
+@njit
+def _set_pending_nb(st, b, r, c):
+    st.g[G.PENDING] |= 1 << b
+    st.g[G.TRIGGER + b] = r * PACK + c if r >= 0 else -1
+
+
+@njit
+def _on_table_nb(grid, tiles, r, c):
+    rows = grid.shape[1]
+    cols = grid.shape[2]
+    if r < 0 or r >= rows or c < 0 or c >= cols:
+        return False
+    return tiles[TP.KNOWN, r // (rows // LAYERS), c // (cols // TILE_COLS)] != 0
+
+
+@njit
+def _empty_nb(grid, tiles, r, c, character):
+    """An empty square (TR-119) a piece may be put in; houses only for characters."""
+    if not _on_table_nb(grid, tiles, r, c):
+        return False
+    if grid[P.SQ, r, c] == SQ.BLOCK or grid[P.OCC, r, c] != 0:
+        return False
+    return character or grid[P.FEAT, r, c] & FEAT.HOUSE == 0
+
+
+@njit
+def _near_nb(grid, tiles, r, c, what):
+    """First square within 1 square of (r, c) holding ``what``; ``(-1, -1)`` for none.
+
+    ``what`` is a ``FEAT`` flag (the square itself counts) or ``-1`` for lava (a neighbour).
+    Order: the square itself, then rows top down, columns left to right; discovered tiles
+    only. Read only.
+    """
+    for dr in (0, -1, 1):
+        for dc in (0, -1, 1):
+            rr = r + dr
+            cc = c + dc
+            if not _on_table_nb(grid, tiles, rr, cc):
+                continue
+            if what < 0:
+                if grid[P.SQ, rr, cc] == SQ.LAVA and (dr != 0 or dc != 0):
+                    return rr, cc
+            elif grid[P.FEAT, rr, cc] & what:
+                return rr, cc
+    return -1, -1
+
+
+@njit
+def _in_world_nb(st, p):
+    return st.chars[p, CH.IN_WORLD] != 0 and st.pieces[p, PC.KIND] == KIND.CHARACTER
+
+
+# --- death (placeholder for life.die_nb) ------------------------------------------------------
+@njit
+def _die_nb(st, tab, p):
+    """Character ``p`` dies (``life.die_nb``: TR-290..298)."""
+    life.die_nb(st, tab, p)
+
+
+@njit
+def _hurt_nb(st, tab, p, n):
+    """Character ``p`` loses ``n`` health (not below 0); at 0 it dies."""
+    if n <= 0 or st.chars[p, CH.HP] <= 0:
+        return
+    st.chars[p, CH.HP] = max(st.chars[p, CH.HP] - n, 0)
+    if st.chars[p, CH.HP] == 0:
+        _die_nb(st, tab, p)
+
+
+@njit
+def _fall_hurts_char_nb(st, tab, p, squares, cobweb):
+    """Roll fall damage for character ``p`` with its defence dice (armor, else card)."""
+    fd = st.g[G.FALL_DAMAGE] != 0
+    a = st.chars[p, CH.ARMOR]
+    if a >= 0:
+        n = tab.armor[a, AR.NDEF]
+        return fall_hurts_nb(tab.armor[a, AR.DEF0 : AR.DEF0 + n], squares, cobweb, fd, st.rng)
+    cc = st.chars[p, CH.CARD]
+    n = tab.characters[cc, CC.NDEF]
+    return fall_hurts_nb(tab.characters[cc, CC.DEF0 : CC.DEF0 + n], squares, cobweb, fd, st.rng)
+
+
+@njit
+def _settle_falls_nb(st, tab, n0):
+    """Fall damage for the character falls recorded since ``tally[T.FALLS] == n0``.
+
+    Each character fall counts in ``CH.FALLS``; a hurt costs 1 health (``CH.FALL_DMG``) and
+    may kill (TR-133). The events are consumed: ``tally[T.FALLS]`` is set back to ``n0``.
+    """
+    i = n0
+    while i < min(st.tally[T.FALLS], st.falls.shape[0]):  # a death may drop a stack: more
+        k = st.falls[i, 0]
+        i += 1
+        if k >= MAX_PLAYERS or st.pieces[k, PC.KIND] != KIND.CHARACTER:
+            continue
+        st.chars[k, CH.FALLS] += 1
+        if st.chars[k, CH.HP] <= 0:
+            continue
+        if _fall_hurts_char_nb(st, tab, k, st.falls[i - 1, 1], st.falls[i - 1, 2] != 0):
+            st.chars[k, CH.FALL_DMG] += 1
+            _hurt_nb(st, tab, k, 1)
+    st.tally[T.FALLS] = n0
+
+
+# --- criteria ---------------------------------------------------------------------------------
+@njit
+def check_boss_criteria_nb(st, tab):
+    """Make King Slime pending once the slimes slain meter reaches its number (TR-391).
+
+    Called before the enemy turn and at cleanup step 4 (TR-399). The event criteria are made
+    pending by :func:`broke_trigger_nb`, :func:`spend_lenses_nb` and :func:`use_voodoo_nb`.
+    Writes ``g[G.PENDING]``, ``g[G.TRIGGER + id]``; returns ``g[G.PENDING]``.
+    """
+    b = _boss_for_nb(st, tab, BOSS_SPAWN.SLIMES)
+    if b >= 0 and st.g[G.SLIMES] >= tab.rules[RU.KING_SLIME] and _available_nb(st, b):
+        _set_pending_nb(st, b, -1, -1)
+    return st.g[G.PENDING]
+
+
+@njit
+def slime_slain_nb(st, tab):
+    """A slime was defeated: advance the slimes slain meter (TR-075), then check (TR-391).
+
+    The meter stops once King Slime is pending, in play or defeated (TR-400); counting
+    ``cnt[CNT.SLIMES]`` (every slime, for objectives) is the caller's. Returns 1 when the
+    meter advanced. Writes ``g[G.SLIMES]``, ``g[G.PENDING]``.
+    """
+    b = _boss_for_nb(st, tab, BOSS_SPAWN.SLIMES)
+    if b >= 0 and not _available_nb(st, b):
+        return 0
+    st.g[G.SLIMES] += 1
+    check_boss_criteria_nb(st, tab)
+    return 1
+
+
+@njit
+def broke_trigger_nb(st, tab, r, c):
+    """The block at (r, c) was just dug away: a Bee Larva or Shadow Orb / Crimson Heart?
+
+    The dig action calls this for every block it finishes (``movement.dig_nb`` returned
+    ``done``). Clears the square's trigger flag and makes the boss pending with (r, c) as
+    its trigger square (TR-392, TR-394, TR-395). Returns the boss id made pending, -1 none.
+    Writes ``grid`` (FEAT), ``g``.
+    """
+    f = st.grid[P.FEAT, r, c]
+    if f & FEAT.LARVA:
+        code = BOSS_SPAWN.BEE_LARVA
+        st.grid[P.FEAT, r, c] = f & ~FEAT.LARVA
+    elif f & FEAT.ORB:
+        code = BOSS_SPAWN.SHADOW_ORB if st.g[G.EVIL] == 0 else BOSS_SPAWN.CRIMSON_HEART
+        st.grid[P.FEAT, r, c] = f & ~FEAT.ORB
+    else:
+        return -1
+    b = _boss_for_nb(st, tab, code)
+    if b < 0 or not _available_nb(st, b):
+        return -1
+    _set_pending_nb(st, b, r, c)
+    return b
+
+
+@njit
+def spend_lenses_nb(st, tab, p):
+    """Player ``p`` spends lenses at an altar to summon Eye of Cthulhu (TR-393, TR-397).
+
+    Allowed when ``p`` is on the world on or next to an altar square, holds at least
+    ``rules[RU.LENSES]`` Lens units (resource ``rules[RU.LENS]``) across its inventory slots
+    and the boss is available. Takes them from the slots in slot order (a slot left at 0
+    is emptied). Returns True when spent. Writes ``inv[p]``, ``g``.
+    """
+    if not _in_world_nb(st, p):
+        return False
+    b = _boss_for_nb(st, tab, BOSS_SPAWN.LENSES)
+    if b < 0 or not _available_nb(st, b):
+        return False
+    ar, ac = _near_nb(st.grid, st.tiles, st.pieces[p, PC.ROW], st.pieces[p, PC.COL], FEAT.ALTAR)
+    if ar < 0:
+        return False
+    lens = tab.rules[RU.LENS]
+    need = tab.rules[RU.LENSES]
+    have = 0
+    for s in range(st.inv.shape[1]):
+        if st.inv[p, s, 0] == lens:
+            have += st.inv[p, s, 1]
+    if have < need or lens <= 0:
+        return False
+    for s in range(st.inv.shape[1]):
+        if need == 0:
+            break
+        if st.inv[p, s, 0] == lens:
+            k = min(need, st.inv[p, s, 1])
+            st.inv[p, s, 1] -= k
+            need -= k
+            if st.inv[p, s, 1] == 0:
+                st.inv[p, s, 0] = 0
+    _set_pending_nb(st, b, ar, ac)
+    return True
+
+
+@njit
+def use_voodoo_nb(st, tab, p):
+    """Player ``p`` discards the Guide Voodoo Doll next to lava: Wall of Flesh (TR-396).
+
+    Allowed when ``p`` is on the world with a lava square among its 8 neighbours (lava lies
+    only in the Underworld), holds a consumable with ``CO.VOODOO`` and the boss is
+    available. The doll returns to the consumables deck (TR-387). Returns True when used.
+    Writes ``held[p]``, ``supply[SUP.CONSUMABLE]``, ``g``.
+    """
+    if not _in_world_nb(st, p):
+        return False
+    b = _boss_for_nb(st, tab, BOSS_SPAWN.VOODOO)
+    if b < 0 or not _available_nb(st, b):
+        return False
+    doll = -1
+    for i in range(tab.consumables.shape[0]):
+        if tab.consumables[i, CO.VOODOO] != 0 and st.held[p, i] > 0:
+            doll = i
+            break
+    if doll < 0:
+        return False
+    lr, lc = _near_nb(st.grid, st.tiles, st.pieces[p, PC.ROW], st.pieces[p, PC.COL], -1)
+    if lr < 0:
+        return False
+    st.held[p, doll] -= 1
+    st.supply[SUP.CONSUMABLE, doll] += 1
+    _set_pending_nb(st, b, lr, lc)
+    return True
+
+
+# --- spawning ---------------------------------------------------------------------------------
+@njit
+def _nearest_empty_nb(grid, tiles, ar, ac):
+    """Nearest empty square to (ar, ac) by squares; ties topmost, then leftmost."""
+    rows = grid.shape[1]
+    cols = grid.shape[2]
+    for d in range(max(rows, cols)):
+        for r in range(ar - d, ar + d + 1):
+            for c in range(ac - d, ac + d + 1):
+                if max(abs(r - ar), abs(c - ac)) != d:
+                    continue
+                if _empty_nb(grid, tiles, r, c, False):
+                    return r, c
+    return -1, -1
+
+
+@njit
+def spawn_pending_boss_nb(st, tab):
+    """Spawn the lowest-numbered pending boss, unless a boss is in play (TR-398..403).
+
+    Places piece ``BOSS_ROW`` (kind ``BO.KIND``, role ``ROLE.BOSS``, type the boss id) at
+    the spawn position (module docstring), Form A with its wound tokens, the behaviour deck
+    shuffled (2 ``randint_nb`` draws from ``st.rng``) with its top card face up, every
+    player's ``CH.BOSS_TOKENS`` cleared. Writes ``g``, ``pieces``, ``grid`` (OCC),
+    ``chars``, ``rng``, and ``falls``/``tally`` for a walking boss that falls.
+    Returns the boss id spawned, -1 none.
+    """
+    g = st.g
+    if g[G.BOSS] >= 0 or g[G.OVER] != 0 or g[G.PENDING] == 0:
+        return -1
+    b = 0
+    while not g[G.PENDING] & (1 << b):
+        b += 1
+    trig = g[G.TRIGGER + b]
+    w = st.grid.shape[2] // TILE_COLS
+    ar = 0
+    ac = START_LAYER_COLUMN * w + w // 2
+    if trig >= 0:
+        ar = trig // PACK
+        ac = trig % PACK
+    else:
+        for p in range(MAX_PLAYERS):
+            if _in_world_nb(st, p):
+                ar = st.pieces[p, PC.ROW]
+                ac = st.pieces[p, PC.COL]
+                break
+    r, c = _nearest_empty_nb(st.grid, st.tiles, ar, ac)
+    if r < 0:
+        return -1
+    kind = tab.bosses[b, BO.KIND]
+    k = BOSS_ROW
+    place_piece_nb(
+        st.grid, st.tiles, st.mini, st.pieces, k, kind, r, c, st.falls, st.disc, st.tally
+    )
+    st.pieces[k, PC.ROLE] = ROLE.BOSS
+    st.pieces[k, PC.TYPE] = b
+    st.pieces[k, PC.WOUNDS] = 0
+    st.pieces[k, PC.SECTION] = -1
+    st.pieces[k, PC.TSLOT] = -1
+    g[G.BOSS] = b
+    g[G.FORM] = 0
+    g[G.BOSS_LEFT] = tab.bosses[b, BO.WOUNDS]
+    for i in range(3):
+        g[G.BEHAV + i] = i
+    shuffle_nb(g[G.BEHAV : G.BEHAV + 3], 3, st.rng)
+    g[G.BEHAV_AT] = 0
+    g[G.BOSS_EXTRA] = 0
+    g[G.SPAWNED] |= 1 << b
+    g[G.PENDING] &= ~(1 << b)
+    for p in range(MAX_PLAYERS):
+        st.chars[p, CH.BOSS_TOKENS] = 0
+    return b
+
+
+# --- behaviour --------------------------------------------------------------------------------
+@njit
+def boss_flags_nb(st, tab):
+    """``(move, short, ranged)`` of the face-up Behaviour card; ``(0, 0, 0)`` with no boss.
+
+    0 is N/A (TR-407); ``ranged`` 2 spawns an enemy instead of the ranged attack (TR-408).
+    Read only.
+    """
+    b = st.g[G.BOSS]
+    if b < 0:
+        return 0, 0, 0
+    card = st.g[G.BEHAV + st.g[G.BEHAV_AT]]
+    bh = tab.behaviour
+    return bh[b, card, BH.MOVE], bh[b, card, BH.SHORT], bh[b, card, BH.RANGED]
+
+
+@njit
+def boss_special_nb(st, tab):
+    """The boss's special ability, first thing in the enemy turn (TR-406).
+
+    Fires only when the face-up Behaviour card's ``BH.SPECIAL`` is set. ``SPECIAL.HEAL``
+    writes ``g[G.BOSS_LEFT]``, ``CHARGE`` ``g[G.BOSS_EXTRA]``, ``BURN`` the health of the
+    characters on the boss's tile (``chars``; a death through :func:`_die_nb`).
+
+    Returns
+    -------
+    int
+        How many enemies the enemy turn must spawn next to the boss (``SPECIAL.SPAWN``),
+        else 0.
+
+    """
+    b = st.g[G.BOSS]
+    if b < 0 or st.g[G.OVER] != 0:
+        return 0
+    card = st.g[G.BEHAV + st.g[G.BEHAV_AT]]
+    if tab.behaviour[b, card, BH.SPECIAL] == 0:
+        return 0
+    form = st.g[G.FORM]
+    sp = tab.bosses[b, form_col_nb(BO.SPECIAL, form)]
+    n = tab.bosses[b, form_col_nb(BO.SPECIAL_N, form)]
+    if sp == SPECIAL.SPAWN:
+        return n
+    if sp == SPECIAL.HEAL:
+        st.g[G.BOSS_LEFT] = min(st.g[G.BOSS_LEFT] + n, tab.bosses[b, form_col_nb(BO.WOUNDS, form)])
+    elif sp == SPECIAL.CHARGE:
+        st.g[G.BOSS_EXTRA] += n
+    elif sp == SPECIAL.BURN:
+        h = st.grid.shape[1] // LAYERS
+        w = st.grid.shape[2] // TILE_COLS
+        br = st.pieces[BOSS_ROW, PC.ROW] // h
+        bc = st.pieces[BOSS_ROW, PC.COL] // w
+        for p in range(MAX_PLAYERS):
+            if _in_world_nb(st, p):
+                if st.pieces[p, PC.ROW] // h == br and st.pieces[p, PC.COL] // w == bc:
+                    _hurt_nb(st, tab, p, n)
+    return 0
+
+
+@njit
+def boss_end_turn_nb(st, tab):
+    """After all enemy attacks: discard the face-up Behaviour card, turn the next (TR-409).
+
+    After the third card the 3 discards are shuffled (2 ``randint_nb`` draws) into a new
+    deck whose top card is turned (TR-410). Writes ``g[G.BEHAV..]``, ``g[G.BEHAV_AT]``,
+    ``rng``.
+    """
+    if st.g[G.BOSS] < 0:
+        return
+    st.g[G.BEHAV_AT] += 1
+    if st.g[G.BEHAV_AT] >= 3:
+        shuffle_nb(st.g[G.BEHAV : G.BEHAV + 3], 3, st.rng)
+        st.g[G.BEHAV_AT] = 0
+
+
+# --- displacement and the boss's move ---------------------------------------------------------
+@njit
+def _drop_rows_nb(grid, tiles, r, c):
+    """Squares a piece put in (r, c) would fall (occupants below stop it)."""
+    n = 0
+    while not supported_nb(grid, tiles, r + n, c):
+        n += 1
+    return n
+
+
+@njit
+def displace_nb(st, tab, j):
+    """Displace piece ``j`` from its square (the boss is stepping in; TR-139..142).
+
+    ``j`` must already be taken out of ``P.OCC`` and the boss be unregistered. Moves ``j``
+    to the chosen empty neighbour (module docstring), lets it fall (flying enemies
+    excepted, TR-140) recording the fall in ``falls``, or kills it when no square is empty
+    (TR-141, TR-142). Writes ``pieces``, ``grid`` (OCC), ``tiles``/``mini``/``disc``
+    (discovery by characters), ``falls``/``tally``, ``tray`` for a killed token, and for a
+    killed character what :func:`_die_nb` writes. Returns the index into :data:`DISPLACE`
+    of the square chosen, -1 when ``j`` was killed.
+    """
+    g = st.grid
+    kind = st.pieces[j, PC.KIND]
+    r = st.pieces[j, PC.ROW]
+    c = st.pieces[j, PC.COL]
+    character = kind == KIND.CHARACTER
+    best = -1
+    bkey = 1 << 30
+    for i in range(len(DISPLACE)):
+        nr = r + DISPLACE[i][0]
+        nc = c + DISPLACE[i][1]
+        if not _empty_nb(g, st.tiles, nr, nc, character):
+            continue
+        fall = 0 if kind == KIND.FLYER else _drop_rows_nb(g, st.tiles, nr, nc)
+        key = fall
+        if character:
+            cob = g[P.FEAT, nr + fall, nc] & FEAT.COBWEB
+            risky = fall >= 2 and cob == 0
+            key = fall + (1 << 20 if risky else 0)
+        if key < bkey:
+            bkey = key
+            best = i
+    st.pieces[j, PC.ROPE] = 0
+    if best < 0:
+        if character:
+            st.pieces[j, PC.KIND] = KIND.NONE  # not on the world any more (unregistered)
+            _die_nb(st, tab, j)
+        else:
+            sec = st.pieces[j, PC.SECTION]
+            if sec >= 0:
+                st.tray[sec, st.pieces[j, PC.TSLOT]] = 2  # the section's discard area
+            st.pieces[j, PC.KIND] = KIND.NONE
+        return -1
+    nr = r + DISPLACE[best][0]
+    nc = c + DISPLACE[best][1]
+    _enter_nb(g, st.tiles, st.mini, st.pieces, j, nr, nc, st.disc, st.tally)
+    if kind != KIND.FLYER:
+        n = _fall_nb(g, st.tiles, st.mini, st.pieces, j, st.disc, st.tally)
+        _record_fall_nb(g, st.pieces, j, n, st.falls, st.tally)
+    _register_nb(g, st.pieces, j)
+    return best
+
+
+@njit
+def boss_step_nb(st, tab, dr, dc):
+    """The boss makes one step (dr, dc), displacing a piece in the square it enters.
+
+    The step must be one an enemy of the boss's kind may make
+    (:func:`~simlib.games.terraria.enemy.enemy_can_step_nb`); a walking boss then falls (no
+    fall damage), stopping on any piece below. Pieces stacked on the square the boss left
+    fall (TR-137). Writes what :func:`displace_nb` writes and the boss's piece. Returns
+    False (nothing changes) when the step is not allowed.
+    """
+    k = BOSS_ROW
+    kind = st.pieces[k, PC.KIND]
+    r = st.pieces[k, PC.ROW]
+    c = st.pieces[k, PC.COL]
+    if not enemy_can_step_nb(st.grid, st.tiles, kind, r, c, dr, dc):
+        return False
+    was = _leave_nb(st.grid, st.pieces, k)
+    nr = r + dr
+    nc = c + dc
+    j = st.grid[P.OCC, nr, nc] - 1
+    if j >= 0:
+        st.grid[P.OCC, nr, nc] = 0
+        displace_nb(st, tab, j)
+    st.pieces[k, PC.ROW] = nr
+    st.pieces[k, PC.COL] = nc
+    st.tally[T.SQUARES] += 1
+    if kind == KIND.WALKER:
+        _fall_nb(st.grid, st.tiles, st.mini, st.pieces, k, st.disc, st.tally)
+    _register_nb(st.grid, st.pieces, k)
+    if was and r > 0:
+        _collapse_nb(st.grid, st.tiles, st.mini, st.pieces, r - 1, c, st.falls, st.disc, st.tally)
+    if j >= 0 and nr > 0:
+        _collapse_nb(st.grid, st.tiles, st.mini, st.pieces, nr - 1, nc, st.falls, st.disc, st.tally)
+    return True
+
+
+@njit
+def _boss_plan_nb(grid, tiles, pieces, k, target, steps, dist, how, queue):
+    """:func:`~simlib.games.terraria.enemy.plan_nb` for a boss: occupied squares may end it.
+
+    Returns ``(row, col, steps)`` of the chosen end square. Scratch as ``plan_nb``.
+    """
+    kind = pieces[k, PC.KIND]
+    r0 = pieces[k, PC.ROW]
+    c0 = pieces[k, PC.COL]
+    tr = pieces[target, PC.ROW]
+    tc = pieces[target, PC.COL]
+    was = grid[P.OCC, r0, c0] == k + 1
+    if was:
+        grid[P.OCC, r0, c0] = 0
+    dist[:, :] = -1
+    dist[r0, c0] = 0
+    queue[0, 0] = r0
+    queue[0, 1] = c0
+    head = 0
+    tail = 1
+    br = r0
+    bc = c0
+    bd = max(abs(r0 - tr), abs(c0 - tc))
+    be2 = (r0 - tr) * (r0 - tr) + (c0 - tc) * (c0 - tc)
+    bs = 0
+    while head < tail:
+        r = queue[head, 0]
+        c = queue[head, 1]
+        head += 1
+        d = dist[r, c]
+        if d >= steps:
+            continue
+        for i in range(8):
+            dr = DIRS[i, 0]
+            dc = DIRS[i, 1]
+            if not enemy_can_step_nb(grid, tiles, kind, r, c, dr, dc):
+                continue
+            nc = c + dc
+            nr = _land_nb(grid, tiles, kind, r + dr, nc)
+            if dist[nr, nc] >= 0:
+                continue
+            dist[nr, nc] = d + 1
+            how[nr, nc] = r * 8 + i
+            queue[tail, 0] = nr
+            queue[tail, 1] = nc
+            tail += 1
+            if not _may_end_nb(grid, tiles, kind, nr, nc):
+                continue
+            e = max(abs(nr - tr), abs(nc - tc))
+            e2 = (nr - tr) * (nr - tr) + (nc - tc) * (nc - tc)
+            if e < bd or (
+                e == bd
+                and (
+                    e2 < be2
+                    or (
+                        e2 == be2
+                        and (d + 1 < bs or (d + 1 == bs and (nr < br or (nr == br and nc < bc))))
+                    )
+                )
+            ):
+                br = nr
+                bc = nc
+                bd = e
+                be2 = e2
+                bs = d + 1
+    if was:
+        grid[P.OCC, r0, c0] = k + 1
+    return br, bc, bs
+
+
+@njit
+def boss_move_nb(st, tab):
+    """The boss's move in the enemy turn (TR-405, TR-138..141), when its card says move.
+
+    Squares allowed: :func:`~simlib.games.terraria.enemy.moves_allowed_nb` with the form's
+    movement, plus this turn's ``CHARGE`` (``g[G.BOSS_EXTRA]``, cleared here), toward the
+    nearest character. Carries the plan out with :func:`boss_step_nb`, then settles the
+    fall damage of the characters it made fall (displaced, or dropped off a stack), which
+    consumes those fall events. Writes ``g``, ``pieces``, ``grid``, ``chars``, ``falls``,
+    ``tally``, ``disc``, ``tiles``/``mini``, ``tray``, ``rng`` and the search scratch
+    (``dist``, ``how``, ``queue``, ``path``). Returns the steps taken.
+    """
+    b = st.g[G.BOSS]
+    if b < 0 or st.g[G.OVER] != 0:
+        return 0
+    extra = st.g[G.BOSS_EXTRA]
+    st.g[G.BOSS_EXTRA] = 0
+    move, short, ranged = boss_flags_nb(st, tab)
+    if move == 0:
+        return 0
+    k = BOSS_ROW
+    movement = tab.bosses[b, form_col_nb(BO.MOVEMENT, st.g[G.FORM])]
+    n = moves_allowed_nb(st.grid, st.tiles, st.pieces, k, movement) + extra
+    target = nearest_character_nb(st.pieces, k)
+    if n <= 0 or target < 0:
+        return 0
+    n = min(n, st.path.shape[0])
+    er, ec, s = _boss_plan_nb(st.grid, st.tiles, st.pieces, k, target, n, st.dist, st.how, st.queue)
+    r = er
+    c = ec
+    for i in range(s - 1, -1, -1):
+        d = st.how[r, c] % 8
+        st.path[i] = d
+        r = st.how[r, c] // 8
+        c -= DIRS[d, 1]
+    n0 = st.tally[T.FALLS]
+    done = 0
+    for i in range(s):
+        if not boss_step_nb(st, tab, DIRS[st.path[i], 0], DIRS[st.path[i], 1]):
+            break
+        done += 1
+    _settle_falls_nb(st, tab, n0)
+    return done
+
+
+# --- wounds, defeat and loot ------------------------------------------------------------------
+@njit
+def wound_boss_nb(st, tab, p, wounds):
+    """Player ``p`` inflicts ``wounds`` wounds on the boss in play (TR-412..415, TR-425).
+
+    Writes ``g`` (BOSS_LEFT, FORM; on defeat BOSS, DEFEATED, OVER for a ``BO.WIN`` boss),
+    ``chars[p, CH.BOSS_TOKENS]``, ``cnt`` (BOSS + id, BOSSES) and, on defeat, ``pieces``/
+    ``grid`` (the boss leaves the world; pieces stacked on it fall, their events left in
+    ``falls`` for the caller). The Loot card is the caller's to hand out with
+    :func:`boss_loot_nb`.
+
+    Returns
+    -------
+    int
+        2 when the boss was defeated, 1 when it flipped to Form B, else 0.
+
+    """
+    b = st.g[G.BOSS]
+    if b < 0:
+        return 0
+    out = 0
+    for _ in range(wounds):
+        st.g[G.BOSS_LEFT] -= 1
+        st.chars[p, CH.BOSS_TOKENS] += 1
+        if st.g[G.BOSS_LEFT] > 0:
+            continue
+        if st.g[G.FORM] == 0:
+            st.g[G.FORM] = 1
+            st.g[G.BOSS_LEFT] = tab.bosses[b, form_col_nb(BO.WOUNDS, 1)]
+            out = 1
+            if st.g[G.BOSS_LEFT] > 0:
+                continue
+        st.g[G.DEFEATED] |= 1 << b
+        st.cnt[CNT.BOSS + b] = 1
+        st.cnt[CNT.BOSSES] += 1
+        remove_piece_nb(
+            st.grid, st.tiles, st.mini, st.pieces, BOSS_ROW, st.falls, st.disc, st.tally
+        )
+        st.g[G.BOSS] = -1
+        st.g[G.FORM] = 0
+        st.g[G.BOSS_LEFT] = 0
+        st.g[G.BOSS_EXTRA] = 0
+        if tab.bosses[b, BO.WIN] != 0 and st.g[G.OVER] == 0:
+            st.g[G.OVER] = OUT.WON_WALL_OF_FLESH
+        return 2
+    return out
+
+
+@njit
+def boss_loot_nb(st, tab, b, out):
+    """Split boss ``b``'s Loot card among the players (TR-417, TR-419).
+
+    Players ``0 .. g[G.PLAYERS] - 1`` are ranked by ``CH.BOSS_TOKENS`` (most first, ties:
+    lower number). A ``COINS`` entry is split evenly, the remainder one coin each in rank
+    order; every other entry goes to the next player in rank order (dealt in turn).
+
+    Parameters
+    ----------
+    st : State
+        Read only (``g[G.PLAYERS]``, ``chars[:, CH.BOSS_TOKENS]``).
+    tab : Tables
+        Read only (``boss_loot``).
+    b : int
+        The boss defeated.
+    out : int array (>= REWARD_SLOTS * MAX_PLAYERS, 4), written
+        Rows ``(player, RW.KIND, RW.ID, RW.AMOUNT)`` for the caller's reward routine.
+
+    Returns
+    -------
+    int
+        Rows written.
+
+    """
+    n = max(1, min(st.g[G.PLAYERS], MAX_PLAYERS))
+    rank = [0, 1, 2, 3]
+    for i in range(n):  # insertion sort, stable: most tokens first, then lower number
+        j = i
+        while j > 0 and st.chars[rank[j], CH.BOSS_TOKENS] > st.chars[rank[j - 1], CH.BOSS_TOKENS]:
+            t = rank[j]
+            rank[j] = rank[j - 1]
+            rank[j - 1] = t
+            j -= 1
+    rows = 0
+    turn = 0
+    loot = tab.boss_loot
+    for s in range(loot.shape[1]):
+        kind = loot[b, s, RW.KIND]
+        if kind == RK.NONE:
+            continue
+        amount = loot[b, s, RW.AMOUNT]
+        if kind == RK.COINS:
+            for i in range(n):
+                share = amount // n + (1 if i < amount % n else 0)
+                if share > 0 and rows < out.shape[0]:
+                    out[rows, 0] = rank[i]
+                    out[rows, 1] = kind
+                    out[rows, 2] = loot[b, s, RW.ID]
+                    out[rows, 3] = share
+                    rows += 1
+        elif rows < out.shape[0]:
+            out[rows, 0] = rank[turn % n]
+            out[rows, 1] = kind
+            out[rows, 2] = loot[b, s, RW.ID]
+            out[rows, 3] = amount
+            rows += 1
+            turn += 1
+    return rows
