@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from terraria_foes_helpers import (
     ARCHER,
@@ -769,7 +769,10 @@ def test_enemy_attacks_agree_with_the_reference(data, n_chars, n_enemies, boss, 
         g.st.g[G.BOSS] = g.st.pieces[BOSS_ROW, PC.TYPE]
         g.st.g[G.FORM] = data.draw(st.integers(0, 1))
         short, ranged = data.draw(st.booleans()), data.draw(st.booleans())
-    check_attacks(g, short, ranged)
+    w = check_attacks(g, short, ranged)
+    event(f"rolls {min(sum(w['duels']), 3)}")
+    event(f"mobs {min(sum(w['mobbed']), 2)}")
+    event(f"deaths {min(sum(w['deaths']), 2)}")
 
 
 def run_rolls(g, n, hp=20):
