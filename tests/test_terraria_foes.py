@@ -78,7 +78,7 @@ def test_reset_tray_puts_every_token_back():  # TR-030
     assert not g.st.tray.any()
 
 
-def test_a_spawn_draws_a_token_of_the_time_of_day_and_places_it():  # TR-310
+def test_a_spawn_draws_a_token_of_the_time_of_day_and_places_it():  # TR-310, TR-031
     for time, expect in ((0, {SLIME}), (2, {ZOMBIE, -3})):
         seen = set()
         for seed in range(12):
@@ -335,7 +335,7 @@ def test_enemies_are_not_collected():  # TR-307
 
 
 # --- the enemy turn: moves ---------------------------------------------------------------------
-def test_the_enemy_nearest_a_character_moves_first():  # TR-317
+def test_the_enemy_nearest_a_character_moves_first():  # TR-317, TR-324
     runner = enemy_row([6], 1, movement=2)
     tab = tables(enemies=np.array([enemy_row([4], 1), runner]))
     g = Game(["######", "......", "######"], top=5, left=42, tab=tab)
@@ -344,6 +344,22 @@ def test_the_enemy_nearest_a_character_moves_first():  # TR-317
     g.enemy(E0, 1, 1, 3)  # farther, movement 2: it would pass and take square 1 if first
     foes.enemy_moves_nb(g.st, g.tab)
     assert g.where(E0 + 3) == (1, 1) and g.where(E0) == (1, 2)
+
+
+def test_an_enemy_with_movement_0_never_moves():  # TR-318
+    g = surface()
+    g.character(0, 0, 0)
+    g.enemy(E0, ARCHER, 0, 6)
+    assert foes.enemy_moves_nb(g.st, g.tab) == 0 and g.where(E0) == (0, 6)
+
+
+def test_removing_a_token_gives_no_loot():  # TR-142
+    g = surface()
+    g.character(0, 0, 0)
+    g.enemy(E0, SLIME, 0, 3, section=0, slot=1)
+    foes.remove_token_nb(g.st, g.tab, E0)  # e.g. killed by a boss's displacement
+    assert g.st.tray[0, 1] == foes.DISCARDED and g.st.chars[0, CH.COINS] == 0
+    assert g.st.g[G.SLIMES] == 0 and g.st.cnt[CNT.ENEMIES] == 0
 
 
 def test_tokens_and_the_boss_do_not_move_here():  # TR-307, TR-316
