@@ -592,6 +592,19 @@ def test_a_dead_character_is_not_attacked_again():  # TR-298, TR-290
     assert w["duels"][0] == 1 and g.st.chars[0, CH.HP] == 0
 
 
+def test_a_character_dropped_by_a_death_is_attacked_where_it_lands():  # TR-137, TR-332
+    g = certain(surface(["......."] * 4 + ["#######"]))
+    g.character(0, 3, 0, hp=1)
+    g.character(1, 0, 0)  # stands on character 0
+    assert g.where(1) == (2, 0)
+    g.enemy(E0, WORM, 4, 1)  # in the floor: beside (3, 0), not beside (2, 0)
+    g.enemy(E0 + 1, ARCHER, 3, 6)  # long range: kills 0 first, then shoots 1
+    foes.enemy_attacks_nb(g.st, g.tab, False, False)
+    assert g.where(1) == (3, 0) and g.st.chars[1, CH.FALLS] == 1
+    assert g.st.chars[1, CH.DUELS] == 2 and g.st.chars[1, CH.HP] == 5 - 2 - 2
+    assert g.st.chars[0, CH.DUELS] == 1
+
+
 def test_the_strongest_adjacent_enemy_leads_the_mob():  # TR-343, TR-344, TR-346, TR-336
     tab = tables(
         enemies=np.array(

@@ -635,17 +635,20 @@ def _mob_nb(st, tab, p):
 
 
 @njit
-def _bands_nb(st, tab, boss_short, boss_ranged):
+def _bands_nb(st, tab, boss_short, boss_ranged, refresh):
     """Cache in ``st.dist[p, k - ENEMY_ROW]`` the band in which row ``k`` attacks ``p``.
 
     The enemy turn's scratch ``st.dist`` (free once the moves are done) holds, for the 4
     characters and the 41 enemy and boss rows, :func:`_band_nb`'s answer (0 none), so each
-    line of sight is checked once. Characters do not move during the attack step, and a
-    dead character is skipped by the caller, so the cache stays right through the step.
+    line of sight is checked once; -1 marks a pair whose attack is done. Pieces move during
+    the attack step only when a death drops a stack; then the caller refreshes
+    (``refresh``: pairs already done stay done, so no enemy attacks a character twice).
     """
     for p in range(MAX_PLAYERS):
         alive = st.chars[p, CH.IN_WORLD] != 0 and st.pieces[p, PC.KIND] == KIND.CHARACTER
         for k in range(ENEMY_ROW, BOSS_ROW + 1):
+            if refresh and st.dist[p, k - ENEMY_ROW] < 0:
+                continue
             b = 0
             if alive and _attacker_nb(st, k, boss_short, boss_ranged):
                 if _natk_nb(st, tab, k) > 0:
@@ -667,7 +670,7 @@ def enemy_attacks_nb(st, tab, boss_short, boss_ranged):
     """
     if st.g[G.OVER] != OUT.PLAYING:
         return 0
-    _bands_nb(st, tab, boss_short, boss_ranged)
+    _bands_nb(st, tab, boss_short, boss_ranged, False)
     lost = 0
     for band in range(1, 3):
         for k in range(ENEMY_ROW, BOSS_ROW + 1):
@@ -676,9 +679,12 @@ def enemy_attacks_nb(st, tab, boss_short, boss_ranged):
                     continue
                 if st.g[G.OVER] != OUT.PLAYING:
                     return lost
+                st.dist[p, k - ENEMY_ROW] = -1
                 if st.chars[p, CH.IN_WORLD] == 0:
                     continue
                 lost += _resolve_nb(st, tab, p, k, 0, False)
+                if st.chars[p, CH.IN_WORLD] == 0:
+                    _bands_nb(st, tab, boss_short, boss_ranged, True)  # a stack may drop
     for p in range(MAX_PLAYERS):
         if st.g[G.OVER] != OUT.PLAYING:
             return lost
@@ -688,6 +694,8 @@ def enemy_attacks_nb(st, tab, boss_short, boss_ranged):
         if leader < 0:
             continue
         lost += _resolve_nb(st, tab, p, leader, mask, members > 1)
+        if st.chars[p, CH.IN_WORLD] == 0:
+            _bands_nb(st, tab, boss_short, boss_ranged, True)
     return lost
 
 
