@@ -766,7 +766,7 @@ def test_the_boss_joins_mobs_and_shoots_when_its_card_says():  # TR-411, TR-405,
 )
 def test_enemy_attacks_agree_with_the_reference(data, n_chars, n_enemies, boss, tombs, seed):
     # TR-332, TR-334, TR-335, TR-336, TR-337, TR-338, TR-339, TR-340, TR-341, TR-342,
-    # TR-343, TR-344, TR-346, TR-347, TR-286, TR-287, TR-288
+    # TR-343, TR-344, TR-346, TR-347, TR-286, TR-288, TR-106 (icons count in every roll)
     rows = [
         "..................",
         "....#.......#.....",
