@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from terraria_foes_helpers import (
     ARCHER,
@@ -78,7 +78,7 @@ def test_reset_tray_puts_every_token_back():  # TR-030
     assert not g.st.tray.any()
 
 
-def test_a_spawn_draws_a_token_of_the_time_of_day_and_places_it():  # TR-310
+def test_a_spawn_draws_a_token_of_the_time_of_day_and_places_it():  # TR-310, TR-031
     for time, expect in ((0, {SLIME}), (2, {ZOMBIE, -3})):
         seen = set()
         for seed in range(12):
@@ -335,7 +335,7 @@ def test_enemies_are_not_collected():  # TR-307
 
 
 # --- the enemy turn: moves ---------------------------------------------------------------------
-def test_the_enemy_nearest_a_character_moves_first():  # TR-317
+def test_the_enemy_nearest_a_character_moves_first():  # TR-317, TR-324
     runner = enemy_row([6], 1, movement=2)
     tab = tables(enemies=np.array([enemy_row([4], 1), runner]))
     g = Game(["######", "......", "######"], top=5, left=42, tab=tab)
@@ -344,6 +344,22 @@ def test_the_enemy_nearest_a_character_moves_first():  # TR-317
     g.enemy(E0, 1, 1, 3)  # farther, movement 2: it would pass and take square 1 if first
     foes.enemy_moves_nb(g.st, g.tab)
     assert g.where(E0 + 3) == (1, 1) and g.where(E0) == (1, 2)
+
+
+def test_an_enemy_with_movement_0_never_moves():  # TR-318
+    g = surface()
+    g.character(0, 0, 0)
+    g.enemy(E0, ARCHER, 0, 6)
+    assert foes.enemy_moves_nb(g.st, g.tab) == 0 and g.where(E0) == (0, 6)
+
+
+def test_removing_a_token_gives_no_loot():  # TR-142
+    g = surface()
+    g.character(0, 0, 0)
+    g.enemy(E0, SLIME, 0, 3, section=0, slot=1)
+    foes.remove_token_nb(g.st, g.tab, E0)  # e.g. killed by a boss's displacement
+    assert g.st.tray[0, 1] == foes.DISCARDED and g.st.chars[0, CH.COINS] == 0
+    assert g.st.g[G.SLIMES] == 0 and g.st.cnt[CNT.ENEMIES] == 0
 
 
 def test_tokens_and_the_boss_do_not_move_here():  # TR-307, TR-316
@@ -576,6 +592,19 @@ def test_a_dead_character_is_not_attacked_again():  # TR-298, TR-290
     assert w["duels"][0] == 1 and g.st.chars[0, CH.HP] == 0
 
 
+def test_a_character_dropped_by_a_death_is_attacked_where_it_lands():  # TR-137, TR-332
+    g = certain(surface(["......."] * 4 + ["#######"]))
+    g.character(0, 3, 0, hp=1)
+    g.character(1, 0, 0)  # stands on character 0
+    assert g.where(1) == (2, 0)
+    g.enemy(E0, WORM, 4, 1)  # in the floor: beside (3, 0), not beside (2, 0)
+    g.enemy(E0 + 1, ARCHER, 3, 6)  # long range: kills 0 first, then shoots 1
+    foes.enemy_attacks_nb(g.st, g.tab, False, False)
+    assert g.where(1) == (3, 0) and g.st.chars[1, CH.FALLS] == 1
+    assert g.st.chars[1, CH.DUELS] == 2 and g.st.chars[1, CH.HP] == 5 - 2 - 2
+    assert g.st.chars[0, CH.DUELS] == 1
+
+
 def test_the_strongest_adjacent_enemy_leads_the_mob():  # TR-343, TR-344, TR-346, TR-336
     tab = tables(
         enemies=np.array(
@@ -737,7 +766,7 @@ def test_the_boss_joins_mobs_and_shoots_when_its_card_says():  # TR-411, TR-405,
 )
 def test_enemy_attacks_agree_with_the_reference(data, n_chars, n_enemies, boss, tombs, seed):
     # TR-332, TR-334, TR-335, TR-336, TR-337, TR-338, TR-339, TR-340, TR-341, TR-342,
-    # TR-343, TR-344, TR-346, TR-347, TR-286, TR-287, TR-288
+    # TR-343, TR-344, TR-346, TR-347, TR-286, TR-288, TR-106 (icons count in every roll)
     rows = [
         "..................",
         "....#.......#.....",
@@ -769,7 +798,10 @@ def test_enemy_attacks_agree_with_the_reference(data, n_chars, n_enemies, boss, 
         g.st.g[G.BOSS] = g.st.pieces[BOSS_ROW, PC.TYPE]
         g.st.g[G.FORM] = data.draw(st.integers(0, 1))
         short, ranged = data.draw(st.booleans()), data.draw(st.booleans())
-    check_attacks(g, short, ranged)
+    w = check_attacks(g, short, ranged)
+    event(f"rolls {min(sum(w['duels']), 3)}")
+    event(f"mobs {min(sum(w['mobbed']), 2)}")
+    event(f"deaths {min(sum(w['deaths']), 2)}")
 
 
 def run_rolls(g, n, hp=20):

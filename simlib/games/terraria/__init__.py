@@ -105,6 +105,7 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
   house square (TR-244).
 - Undiscovered tiles are not on the table: no piece steps into them (falls only ever go
   down into tiles that the tile above has already discovered).
+<<<<<<< HEAD
 - Bosses (details in ``bosses.py``): TR-397 (open) lenses are a resource held in the
   inventory, spent standing on or next to an altar; TR-399 (open) a boss whose criterion
   is met spawns at the next of: the start of the enemy turn, cleanup step 4; TR-400 (open)
@@ -118,6 +119,38 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
   its counter for its Fight objective; TR-419 loot is dealt in order of wound tokens taken.
   The trigger squares (``FEAT.LARVA``, ``FEAT.ALTAR``, ``FEAT.ORB``) are data
   (``[boss_squares]`` in ``world.toml``).
+=======
+
+Enemies, death and respawn (:mod:`~simlib.games.terraria.foes`,
+:mod:`~simlib.games.terraria.life`; each module's docstring has the full readings):
+
+- TR-312 (open): a tray section with no token of the needed time even after taking back
+  its discards spawns nothing; ocean tiles have no section and spawn nothing; the world
+  holds at most 40 enemy tokens (TR-026). TR-313 (open): a spawn point under a piece or a
+  house spawns nothing. Worms and crystal / star tokens over a tunnel drop like walkers.
+- TR-085 (open): night enemies and fallen stars removed at sunrise go to their section's
+  discard area, wounds cleared; life crystals stay.
+- TR-317 (open): the enemy nearest a character moves first (ties: lowest piece row).
+- TR-336 (open): an enemy attacks an adjacent character only with short range (in the
+  mob), a farther one in the long band if it has long range, else the medium band.
+  TR-335: within a band, piece-row order, the boss last. TR-345 (open): on a full tie the
+  leader giving the weakest pool (least sum of die sizes) leads, then the lowest row;
+  the leader's debuff applies. TR-348 (open): only enemies that see the character join
+  (adjacent squares always see each other through their shared corner).
+- TR-378 (open): the Dryad's die (size data) is one extra defence die, used by the first
+  enemy roll of a turn that could kill its target (attack dice >= health).
+- TR-303 (open): a killing attack's debuffs go on the draw pile after the death shuffle.
+- TR-188..194: units fill slots of their type, then free slots; a new type with no free
+  slot replaces the held type with the fewest units (all its slots), unless that loses as
+  many units as it brings (then it is declined, TR-192).
+- TR-293 (open): play-area cards go to the discard pile on death too. TR-300 / TR-302
+  (open): respawn in the deepest bed house, else on a free butterfly of the central
+  Surface Forest tile, else any free surface square of the three Surface Forest tiles;
+  full health, mana unchanged.
+- TR-306 (open): collecting a crystal or star is free and adds ``RU.CRYSTAL_HP`` /
+  ``RU.STAR_MANA`` (data) up to ``RU.MAX_HP`` / ``RU.MAX_MANA``. TR-400 (open): the slimes
+  meter stops once King Slime has spawned; reaching 8 marks King Slime pending.
+>>>>>>> trf
 """
 
 from __future__ import annotations

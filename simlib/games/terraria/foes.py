@@ -608,10 +608,11 @@ def _extra_nb(st, tab, k):
 
 
 @njit
-def _mob_nb(st, tab, p, boss_short, boss_ranged):
+def _mob_nb(st, tab, p):
     """The mob against character ``p`` in the short band: ``(leader, others, members)``.
 
-    ``others`` has bit ``k - ENEMY_ROW`` set for every member but the leader (-1: no mob).
+    Members are the rows whose cached band against ``p`` is 3 (:func:`_bands_nb`). ``others``
+    has bit ``k - ENEMY_ROW`` set for every member but the leader (leader -1: no mob).
     """
     leader = -1
     lt = 0
@@ -620,11 +621,7 @@ def _mob_nb(st, tab, p, boss_short, boss_ranged):
     members = 0
     mask = 0
     for k in range(ENEMY_ROW, BOSS_ROW + 1):
-        if not _attacker_nb(st, k, boss_short, boss_ranged):
-            continue
-        if _natk_nb(st, tab, k) <= 0:
-            continue
-        if _band_nb(st, tab, k, p, boss_short, boss_ranged) != 3:
+        if st.dist[p, k - ENEMY_ROW] != 3:
             continue
         members += 1
         mask |= 1 << (k - ENEMY_ROW)
@@ -641,6 +638,28 @@ def _mob_nb(st, tab, p, boss_short, boss_ranged):
 
 
 @njit
+def _bands_nb(st, tab, boss_short, boss_ranged, refresh):
+    """Cache in ``st.dist[p, k - ENEMY_ROW]`` the band in which row ``k`` attacks ``p``.
+
+    The enemy turn's scratch ``st.dist`` (free once the moves are done) holds, for the 4
+    characters and the 41 enemy and boss rows, :func:`_band_nb`'s answer (0 none), so each
+    line of sight is checked once; -1 marks a pair whose attack is done. Pieces move during
+    the attack step only when a death drops a stack; then the caller refreshes
+    (``refresh``: pairs already done stay done, so no enemy attacks a character twice).
+    """
+    for p in range(MAX_PLAYERS):
+        alive = st.chars[p, CH.IN_WORLD] != 0 and st.pieces[p, PC.KIND] == KIND.CHARACTER
+        for k in range(ENEMY_ROW, BOSS_ROW + 1):
+            if refresh and st.dist[p, k - ENEMY_ROW] < 0:
+                continue
+            b = 0
+            if alive and _attacker_nb(st, k, boss_short, boss_ranged):
+                if _natk_nb(st, tab, k) > 0:
+                    b = _band_nb(st, tab, k, p, boss_short, boss_ranged)
+            st.dist[p, k - ENEMY_ROW] = b
+
+
+@njit
 def enemy_attacks_nb(st, tab, boss_short, boss_ranged):
     """The enemy attack step (TR-332..348): long, then medium, then short (mobs).
 
@@ -649,32 +668,37 @@ def enemy_attacks_nb(st, tab, boss_short, boss_ranged):
     medium/long attacks this turn (its face-up Behaviour card decides). Writes
     ``st.chars`` (health, ``DUELS``, ``WOUNDS_TAKEN``, ``MOBBED``), ``st.deck``/``npile``
     and ``st.supply[SUP.CARDS]`` (debuffs), ``st.g`` (``DRYAD_DIE``; deaths), ``st.rng``,
-    and what ``life.die_nb`` / ``life.resolve_falls_nb`` write. Returns the health lost.
+    the scratch ``st.dist`` (the bands, :func:`_bands_nb`), and what ``life.die_nb`` /
+    ``life.resolve_falls_nb`` write. Returns the health lost.
     """
+    if st.g[G.OVER] != OUT.PLAYING:
+        return 0
+    _bands_nb(st, tab, boss_short, boss_ranged, False)
     lost = 0
     for band in range(1, 3):
         for k in range(ENEMY_ROW, BOSS_ROW + 1):
-            if not _attacker_nb(st, k, boss_short, boss_ranged):
-                continue
-            if _natk_nb(st, tab, k) <= 0:
-                continue
             for p in range(MAX_PLAYERS):
+                if st.dist[p, k - ENEMY_ROW] != band:
+                    continue
                 if st.g[G.OVER] != OUT.PLAYING:
                     return lost
-                if st.chars[p, CH.IN_WORLD] == 0 or st.pieces[p, PC.KIND] != KIND.CHARACTER:
-                    continue
-                if _band_nb(st, tab, k, p, boss_short, boss_ranged) != band:
+                st.dist[p, k - ENEMY_ROW] = -1
+                if st.chars[p, CH.IN_WORLD] == 0:
                     continue
                 lost += _resolve_nb(st, tab, p, k, 0, False)
+                if st.chars[p, CH.IN_WORLD] == 0:
+                    _bands_nb(st, tab, boss_short, boss_ranged, True)  # a stack may drop
     for p in range(MAX_PLAYERS):
         if st.g[G.OVER] != OUT.PLAYING:
             return lost
-        if st.chars[p, CH.IN_WORLD] == 0 or st.pieces[p, PC.KIND] != KIND.CHARACTER:
+        if st.chars[p, CH.IN_WORLD] == 0:
             continue
-        leader, mask, members = _mob_nb(st, tab, p, boss_short, boss_ranged)
+        leader, mask, members = _mob_nb(st, tab, p)
         if leader < 0:
             continue
         lost += _resolve_nb(st, tab, p, leader, mask, members > 1)
+        if st.chars[p, CH.IN_WORLD] == 0:
+            _bands_nb(st, tab, boss_short, boss_ranged, True)
     return lost
 
 

@@ -13,8 +13,8 @@ Readings (checklist ``shared/rules/terraria-checklist.md``; also in the package 
   the type in the lowest slot), every slot of it (TR-194), but only when fewer units are
   lost than gained; otherwise the player declines (TR-192). Units of a type already held
   that do not fit are declined (the rulebook's replacement is for a new type). Taking
-  units (crafting, donations) empties the fullest-but-smallest slots first: the slot with
-  the fewest units of that type goes first, so slots free up.
+  units (crafting, donations) draws on the slot with the fewest units of that type first,
+  so slots free up.
 - Death (TR-290..298, TR-303, TR-363, TR-427, TR-430): the piece leaves the world (pieces
   stacked on it fall; their fall events are left in ``st.falls``), hand, ready slot and play
   area (TR-293) go to the discard pile, which is shuffled; half the coins (rounded down)
