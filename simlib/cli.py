@@ -197,6 +197,8 @@ def _cmd_games(args, state) -> int:
             print(f"{name:<12} {g.title}")
             print(f"{'':<12} presets: {', '.join(g.presets)} (default {g.default_preset})")
             print(f"{'':<12} bots: {', '.join(b.name for b in g.bots)} (default {g.default_bot})")
+            if g.tables():
+                print(f"{'':<12} exact tables: {', '.join(g.tables())}")
         print("\n'simlib games GAME' lists a game's settings, presets and bots.")
         return 0
     d = get_game(args.game).describe()
@@ -225,6 +227,15 @@ def _cmd_games(args, state) -> int:
                 f"  {'':<14}   {key} = {value:g}{bounds}"
                 + (f"  ({help_text})" if help_text else "")
             )
+    if d["tables"]:
+        print("\nexact tables (an experiment file with table = NAME and [options]):")
+        for t in d["tables"]:
+            print(f"  {t['name']:<14} {t['description']}")
+            for o in t["options"]:
+                default = "not set" if o["default"] is None else o["default"]
+                print(f"  {'':<14}   {o['name']} (default {default}; {o['allowed']})")
+                if o["help"]:
+                    print(f"  {'':<14}     {o['help']}")
     return 0
 
 
@@ -294,10 +305,12 @@ def _cmd_sweep(args, state) -> int:
 
 
 def _cmd_experiment(args, state) -> int:
-    from simlib.experiment import load_experiment, run_experiment
+    from simlib.experiment import TableExperiment, load_experiment, run_experiment
 
     exp = load_experiment(args.file)
     state["out"] = str(exp.out)
+    if isinstance(exp, TableExperiment):
+        return _table_experiment(exp, args)
     res = run_experiment(
         exp,
         progress=False if args.no_progress else None,
@@ -312,6 +325,31 @@ def _cmd_experiment(args, state) -> int:
     return 0
 
 
+def _table_experiment(exp, args) -> int:
+    """Compute a ``table = NAME`` experiment: print its size, first rows and files."""
+    from simlib.core.runner import _check_options
+    from simlib.experiment import REPORT_FILE, TABLE_CSV, TABLE_PARQUET, run_table_experiment
+
+    _check_options(_backend(args), args.scheduler, None, None, args.threads)
+    df = run_table_experiment(exp)
+    print(f"{exp.title}: exact table '{exp.table}' of {exp.game}, {len(df):,} rows")
+    with pd_display():
+        print(df.head(10).to_string(index=False))
+    if len(df) > 10:
+        print(f"... {len(df) - 10:,} more rows")
+    print(f"\ntable:   {exp.out / TABLE_PARQUET}")
+    print(f"         {exp.out / TABLE_CSV}")
+    print(f"report:  {exp.out / REPORT_FILE}")
+    return 0
+
+
+def pd_display():
+    """Context in which pandas prints wide tables on a terminal without wrapping them."""
+    import pandas as pd
+
+    return pd.option_context("display.width", 200, "display.max_columns", 40)
+
+
 def _cmd_compare(args, state) -> int:
     from simlib.core.results import Results
     from simlib.core.runner import compare
@@ -324,11 +362,27 @@ def _cmd_compare(args, state) -> int:
     return 0
 
 
+def _is_table_folder(folder: Path) -> bool:
+    """True when ``folder`` holds an exact-table experiment (its experiment.json says so)."""
+    from simlib.core.results import EXPERIMENT_FILE, read_json
+
+    if not (folder / EXPERIMENT_FILE).is_file():
+        return False
+    definition = read_json(folder / EXPERIMENT_FILE, "experiment file").get("experiment")
+    return isinstance(definition, dict) and definition.get("kind") == "table"
+
+
 def _cmd_report(args, state) -> int:
     from simlib.core.results import Results
     from simlib.games.registry import get_game
     from simlib.report import html
 
+    if _is_table_folder(Path(args.dir)):
+        from simlib.experiment import table_report
+
+        path = table_report(args.dir, args.out, args.title)
+        print(f"report written to {path}")
+        return 0
     res = Results.load(args.dir)
     meta = res.meta
     try:

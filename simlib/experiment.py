@@ -48,6 +48,39 @@ Output folder ``out``::
 Running the same file again resumes: finished chunks are never recomputed. An ``out``
 folder holding a different experiment (another game, seed, bots, presets, grid, settings
 or bot parameters) is refused untouched; changing ``games`` extends or truncates each cell.
+
+Exact tables
+------------
+A game may offer exact tables computed without playthroughs (``Game.tables()``, listed by
+``simlib games GAME``). A file with ``table = "NAME"`` computes one instead::
+
+    title = "Terraria: combat table"
+    game = "terraria"
+    table = "combat"                # one of the game's tables
+    out = "results/terraria_combat"
+
+    [options]                       # optional; keyword arguments of the table
+    attack_bonus = 1
+    weapons = ["copper_shortsword", "wooden_bow"]
+
+Keys: ``title``, ``description``, ``game``, ``table`` (required), ``options`` and ``out``
+(as above). Each option is checked against the table's declared type and range, then the
+options together (e.g. ids against the data), before anything is computed or written: an
+unknown option or a bad value fails with one line naming it. The playthrough keys
+(``games``, ``seed``, ``bots``, ``presets``, ``grid``, ``settings``, ``bot_params``,
+``chunk_size``, ``report``) are **refused**, not ignored: a table has no playthroughs, and
+a grid or a bot silently dropped would let a designer believe it applied.
+
+Output folder ``out``::
+
+    out/experiment.json     the definition (game, table, every option's value) and command
+    out/table.parquet       the table (a meaningful index becomes leading columns)
+    out/table.csv           the same, as text
+    out/report.html         a self-contained page: title, description, command, the table
+
+Running the file again recomputes the table and rewrites the same files (same bytes for
+the same definition and data). An ``out`` folder holding any other experiment (another
+game, table or option values, or playthroughs) is refused untouched.
 """
 
 from __future__ import annotations
@@ -57,13 +90,17 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
-from simlib.core.game import Game
+import pandas as pd
+
+from simlib.core.game import Game, TableSpec
 from simlib.core.results import (
     EXPERIMENT_FILE,
     Results,
+    atomic_write_bytes,
     atomic_write_json,
+    atomic_write_parquet,
     jsonable,
     read_json,
 )
@@ -88,7 +125,15 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-__all__ = ["Experiment", "Cell", "load_experiment", "experiment_from_dict", "run_experiment"]
+__all__ = [
+    "Experiment",
+    "TableExperiment",
+    "Cell",
+    "load_experiment",
+    "experiment_from_dict",
+    "run_experiment",
+    "run_table_experiment",
+]
 
 TOP_KEYS = (
     "title",
@@ -106,6 +151,12 @@ TOP_KEYS = (
     "report",
 )
 REPORT_KEYS = ("sweep", "group_by")
+TABLE_KEYS = ("title", "description", "game", "table", "options", "out")
+# What must match for a rerun of a table experiment to rewrite its out folder.
+TABLE_IDENTITY_KEYS = ("game", "table", "options")
+TABLE_PARQUET = "table.parquet"
+TABLE_CSV = "table.csv"
+REPORT_FILE = "report.html"
 # What must match for a rerun to reuse an out folder (games may change: cells extend).
 IDENTITY_KEYS = ("game", "seed", "presets", "bots", "grid", "settings", "bot_params")
 
@@ -194,13 +245,52 @@ class Experiment:
         )
 
 
+@dataclass
+class TableExperiment:
+    """A validated exact-table experiment (``table = NAME``; see the module docstring).
+
+    ``options`` holds every option's value (defaults filled in), as the table receives it.
+    """
+
+    title: str
+    game: str
+    table: str
+    options: dict[str, Any]
+    out: Path
+    spec: TableSpec = field(repr=False)
+    description: str = ""
+    path: Path | None = None
+    source: dict[str, Any] = field(default_factory=dict)
+
+    def definition(self) -> dict[str, Any]:
+        """Return the definition as plain JSON data (what ``experiment.json`` stores)."""
+        return jsonable(
+            {
+                "kind": "table",
+                "title": self.title,
+                "description": self.description,
+                "game": self.game,
+                "table": self.table,
+                "options": self.options,
+                "out": str(self.out),
+            }
+        )
+
+    def command(self) -> str:
+        """Return the command line that computes this table again."""
+        return f"simlib experiment {self.path}" if self.path else "simlib.run_experiment(...)"
+
+
 def _numeric(values: list) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
 
 
 # --- loading and validation ---------------------------------------------------------------
-def load_experiment(path: str | os.PathLike) -> Experiment:
+def load_experiment(path: str | os.PathLike) -> Experiment | TableExperiment:
     """Read and validate an experiment TOML file; every cell is resolved before returning.
+
+    A file with ``table = NAME`` gives a :class:`TableExperiment` (options resolved and
+    checked), any other an :class:`Experiment`.
 
     Raises
     ------
@@ -228,7 +318,9 @@ def load_experiment(path: str | os.PathLike) -> Experiment:
     return experiment_from_dict(data, path=p)
 
 
-def experiment_from_dict(data: dict[str, Any], path: str | os.PathLike | None = None) -> Experiment:
+def experiment_from_dict(
+    data: dict[str, Any], path: str | os.PathLike | None = None
+) -> Experiment | TableExperiment:
     """Validate an experiment given as a dict (the parsed TOML); see :func:`load_experiment`."""
     src = str(path) if path is not None else "experiment"
 
@@ -270,6 +362,13 @@ def experiment_from_dict(data: dict[str, Any], path: str | os.PathLike | None = 
 
     if not isinstance(data, dict):
         raise fail("expected a TOML table of keys")
+    if "table" in data:
+        return _table_experiment(data, path)
+    if "options" in data:
+        raise fail(
+            "'options' belongs to an exact-table experiment; add table = \"NAME\" (see "
+            "'simlib games GAME' for a game's tables) or remove [options]"
+        )
     check_keys(data, TOP_KEYS, "")
     for key in ("game", "games"):
         if key not in data:
@@ -408,6 +507,66 @@ def experiment_from_dict(data: dict[str, Any], path: str | os.PathLike | None = 
     )
 
 
+def _table_experiment(data: dict[str, Any], path: str | os.PathLike | None) -> TableExperiment:
+    """Validate a ``table = NAME`` experiment (see the module docstring)."""
+    src = str(path) if path is not None else "experiment"
+
+    def fail(msg: str) -> SimlibInputError:
+        return SimlibInputError(f"{src}: {msg}")
+
+    for key in data:
+        if key in TOP_KEYS:
+            if key not in TABLE_KEYS:
+                raise fail(
+                    f"'{key}' does not apply to a table experiment (table = "
+                    f"{data['table']!r} computes exact values, no playthroughs); remove "
+                    f"'{key}', or remove 'table' to run playthroughs"
+                )
+        elif key not in TABLE_KEYS:
+            raise fail(f"unknown key '{key}'; allowed: {', '.join(TABLE_KEYS)}")
+    if "game" not in data:
+        raise fail("missing key 'game'")
+    for key in ("title", "description", "game", "table", "out"):
+        if key in data and not isinstance(data[key], str):
+            raise fail(f"'{key}' must be a string")
+    try:
+        game: Game = get_game(data["game"])
+        name = data["table"]
+        spec = game.table(name)
+    except SimlibInputError as err:
+        raise fail(str(err)) from None
+    given = data.get("options", {})
+    if not isinstance(given, dict):
+        raise fail(f"'options' must be a table ([options]), not a {type(given).__name__}")
+    allowed = [o.name for o in spec.options]
+    for key in given:
+        if key not in allowed:
+            raise fail(
+                f"unknown key 'options.{key}': not an option of table '{name}'; "
+                f"allowed: {', '.join(allowed) or 'none'}"
+            )
+    try:
+        options = spec.resolve(given)
+    except SimlibInputError as err:
+        raise fail(f"[options] {err}") from None
+    out = (
+        Path(data["out"])
+        if "out" in data
+        else Path("results") / (Path(path).stem if path is not None else "experiment")
+    )
+    return TableExperiment(
+        title=data.get("title", f"{game.title or game.name}: {name} table"),
+        description=data.get("description", spec.description),
+        game=game.name,
+        table=name,
+        options=options,
+        out=out,
+        spec=spec,
+        path=Path(path) if path is not None else None,
+        source=data,
+    )
+
+
 # --- running --------------------------------------------------------------------------------
 def _check_out_folder(exp: Experiment) -> dict | None:
     out = exp.out
@@ -427,6 +586,11 @@ def _check_out_folder(exp: Experiment) -> dict | None:
     old = stored.get("experiment")
     if not isinstance(old, dict):
         raise SimlibInputError(f"'{stored_file}' is not an experiment file written by simlib")
+    if old.get("kind", "playthroughs") != "playthroughs":
+        raise SimlibInputError(
+            f"out folder '{out}' holds an exact-table experiment (table "
+            f"{_fmt(old.get('table'))}); set 'out' to another folder"
+        )
     new = exp.definition()
     for key in IDENTITY_KEYS:
         if old.get(key) != new.get(key):
@@ -438,32 +602,67 @@ def _check_out_folder(exp: Experiment) -> dict | None:
     return stored
 
 
+@overload
 def run_experiment(
-    exp: Experiment | str | os.PathLike,
+    exp: Experiment,
     progress: bool | None = None,
     backend: str = "local",
     scheduler: Any = None,
     threads: int | None = None,
-) -> Results:
+) -> Results: ...
+
+
+@overload
+def run_experiment(
+    exp: TableExperiment,
+    progress: bool | None = None,
+    backend: str = "local",
+    scheduler: Any = None,
+    threads: int | None = None,
+) -> pd.DataFrame: ...
+
+
+@overload
+def run_experiment(
+    exp: str | os.PathLike,
+    progress: bool | None = None,
+    backend: str = "local",
+    scheduler: Any = None,
+    threads: int | None = None,
+) -> Results | pd.DataFrame: ...
+
+
+def run_experiment(
+    exp: Experiment | TableExperiment | str | os.PathLike,
+    progress: bool | None = None,
+    backend: str = "local",
+    scheduler: Any = None,
+    threads: int | None = None,
+) -> Results | pd.DataFrame:
     """Run every cell of an experiment (resumable), then save the results and a report.
 
     Parameters
     ----------
-    exp : Experiment or path
+    exp : Experiment, TableExperiment or path
         A loaded experiment or the path of its TOML file.
     progress, backend, scheduler, threads
-        As in :func:`simlib.run`; a Dask cluster is shared by all cells.
+        As in :func:`simlib.run`; a Dask cluster is shared by all cells. An exact table
+        is computed in this process: these are checked, then have nothing to do.
 
     Returns
     -------
-    Results
-        All cells stacked, with columns ``preset``, ``bot`` and one per grid key.
+    Results or pandas.DataFrame
+        All cells stacked, with columns ``preset``, ``bot`` and one per grid key; for a
+        ``table = NAME`` experiment the table (see :func:`run_table_experiment`).
 
     """
     from simlib.report import html
 
-    if not isinstance(exp, Experiment):
+    if not isinstance(exp, (Experiment, TableExperiment)):
         exp = load_experiment(exp)
+    if isinstance(exp, TableExperiment):
+        _check_options(backend, scheduler, None, progress, threads)
+        return run_table_experiment(exp)
     _check_options(backend, scheduler, exp.chunk_size, progress, threads)
     _check_out_folder(exp)
     cell_dirs = [exp.out / "cells" / cell.name for cell in exp.cells]
@@ -557,3 +756,143 @@ def run_experiment(
     record["complete"] = True
     atomic_write_json(exp.out / EXPERIMENT_FILE, record)
     return res
+
+
+# --- exact tables ---------------------------------------------------------------------------
+def _check_table_out(exp: TableExperiment) -> None:
+    """Refuse an ``out`` that is a file, a foreign folder or another experiment's folder."""
+    out = exp.out
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise SimlibInputError(f"out folder '{out}' is a file; expected a folder")
+    stored_file = out / EXPERIMENT_FILE
+    if not stored_file.exists():
+        if any(out.iterdir()):
+            raise SimlibInputError(
+                f"out folder '{out}' is not empty and holds no simlib experiment (no "
+                f"{EXPERIMENT_FILE}); set 'out' to a new or empty folder"
+            )
+        return
+    stored = read_json(stored_file, "experiment file")
+    old = stored.get("experiment")
+    if not isinstance(old, dict):
+        raise SimlibInputError(f"'{stored_file}' is not an experiment file written by simlib")
+    if old.get("kind") != "table":
+        raise SimlibInputError(
+            f"out folder '{out}' holds a playthrough experiment; set 'out' to another folder"
+        )
+    new = exp.definition()
+    for key in TABLE_IDENTITY_KEYS:
+        if old.get(key) != new.get(key):
+            raise SimlibInputError(
+                f"out folder '{out}' holds a different table ({key}: {_fmt(old.get(key))} "
+                f"there, {_fmt(new.get(key))} in this file); set 'out' to another folder "
+                "or delete that one"
+            )
+
+
+def _table_meta(definition: dict[str, Any], command: str, version: str) -> dict[str, Any]:
+    return {
+        "game": definition.get("game"),
+        "table": definition.get("table"),
+        "options": definition.get("options"),
+        "simlib version": version,
+        "command": command,
+    }
+
+
+def run_table_experiment(exp: TableExperiment | str | os.PathLike) -> pd.DataFrame:
+    """Compute an exact table and write it with its definition and an HTML page.
+
+    Parameters
+    ----------
+    exp : TableExperiment or path
+        A loaded ``table = NAME`` experiment or the path of its TOML file.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table as written to ``table.parquet`` (a meaningful index moved into
+        columns, column names as strings: :func:`simlib.report.tables.flat_table`).
+
+    Raises
+    ------
+    SimlibInputError
+        A file that is not a table experiment, bad options, or an ``out`` folder holding
+        something else; nothing is written then.
+
+    """
+    from simlib import __version__
+    from simlib.report import html, tables
+
+    if not isinstance(exp, TableExperiment):
+        loaded = load_experiment(exp)
+        if not isinstance(loaded, TableExperiment):
+            raise SimlibInputError(
+                f"{exp}: not an exact-table experiment (it has no 'table' key); "
+                "run it with run_experiment"
+            )
+        exp = loaded
+    _check_table_out(exp)
+    flat = tables.flat_table(exp.spec.compute(exp.options))
+
+    exp.out.mkdir(parents=True, exist_ok=True)
+    definition = exp.definition()
+    record = {
+        "simlib_experiment": 1,
+        "kind": "table",
+        "experiment": definition,
+        "source": str(exp.path) if exp.path else None,
+        "command": exp.command(),
+        "rows": len(flat),
+        "columns": list(flat.columns),
+        "simlib_version": __version__,
+        "complete": False,
+    }
+    atomic_write_json(exp.out / EXPERIMENT_FILE, record)
+    atomic_write_parquet(flat, exp.out / TABLE_PARQUET)
+    atomic_write_bytes(exp.out / TABLE_CSV, flat.to_csv(index=False).encode("utf-8"))
+    html.build_table_report(
+        flat,
+        exp.out / REPORT_FILE,
+        title=exp.title,
+        description=exp.description,
+        meta=_table_meta(definition, exp.command(), __version__),
+        files=f"{TABLE_CSV} and {TABLE_PARQUET}",
+    )
+    record["complete"] = True
+    atomic_write_json(exp.out / EXPERIMENT_FILE, record)
+    return flat
+
+
+def table_report(folder: str | os.PathLike, path: str | os.PathLike | None = None,
+                 title: str | None = None) -> Path:
+    """Rebuild the HTML page of a finished table experiment folder from its files.
+
+    Returns the page written (default ``folder/report.html``). Raises ``SimlibInputError``
+    when ``folder`` is not a finished table experiment.
+    """
+    from simlib.report import html
+
+    folder = Path(folder)
+    record = read_json(folder / EXPERIMENT_FILE, "experiment file")
+    definition = record.get("experiment")
+    if not isinstance(definition, dict) or definition.get("kind") != "table":
+        raise SimlibInputError(f"'{folder}' is not an exact-table experiment folder")
+    if not record.get("complete") or not (folder / TABLE_PARQUET).is_file():
+        raise SimlibInputError(
+            f"table experiment folder '{folder}' is unfinished; run the experiment again"
+        )
+    df = pd.read_parquet(folder / TABLE_PARQUET)
+    target = Path(path) if path is not None else folder / REPORT_FILE
+    return html.build_table_report(
+        df,
+        target,
+        title=title or str(definition.get("title") or definition.get("table")),
+        description=str(definition.get("description") or ""),
+        meta=_table_meta(
+            definition, str(record.get("command")), str(record.get("simlib_version"))
+        ),
+        files=f"{TABLE_CSV} and {TABLE_PARQUET}",
+    )

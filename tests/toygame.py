@@ -7,6 +7,9 @@ round with ``u >= 1 - 0.1 * risk`` ends the game as a loss. Each round draws exa
 number, so the same ``(seed, game_index)`` under a higher ``p`` wins a superset of rounds:
 sweeps over ``p`` are coupled and a game's win is monotone in ``p``.
 
+The game also declares one exact table, ``win_chance`` (:func:`win_chance_table`): the
+exact chance of a win (and of a bust) for each ``p`` x ``max_rounds``, for one bot.
+
 Importable as ``toygame`` (pytest puts ``tests/`` on ``sys.path``) and usable from the
 command line with ``SIMLIB_EXTRA_GAMES=toygame:GAME`` and ``tests/`` on ``PYTHONPATH``.
 """
@@ -18,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simlib.core.game import Bot, Game, Setting
+from simlib.core.game import Bot, Game, Setting, TableOption, TableSpec
 from simlib.core.jit import njit, njit_parallel, prange
 from simlib.core.rng import seed_state_nb, uniform_nb
 from simlib.games.registry import register
@@ -74,6 +77,60 @@ def play_batch_nb(p, max_rounds, bot_id, params, seed, start, out):
         out[i].rounds_won = won
 
 
+def round_chances(p: float, bot: str, risk: float) -> tuple[float, float]:
+    """Chance that one round is won, and that it busts, for ``bot`` (as ``play_one_nb``)."""
+    boost = 0.1 if bot == "steady" else 0.2
+    threshold = min(1.0, p * (1.0 + boost * risk))
+    bust = 1.0 - 0.1 * risk if bot == "bold" else 2.0
+    # u ~ U[0, 1): the bust test comes first, so a round won needs u < min(threshold, bust)
+    return min(threshold, bust, 1.0), max(0.0, 1.0 - bust)
+
+
+def exact_win_chance(p: float, max_rounds: int, bot: str, risk: float) -> tuple[float, float]:
+    """Exact ``(P(win), P(bust))`` of one game, by dynamic programming over rounds won."""
+    need = max_rounds // 2 + 1
+    win_round, bust = round_chances(p, bot, risk)
+    other = 1.0 - win_round - bust
+    alive = np.zeros(need)  # alive[k]: still playing with k rounds won
+    alive[0] = 1.0
+    won = busted = 0.0
+    for _ in range(max_rounds):
+        busted += bust * alive.sum()
+        won += win_round * alive[need - 1]
+        nxt = other * alive
+        nxt[1:] += win_round * alive[:-1]
+        alive = nxt
+    return won, busted
+
+
+def win_chance_table(p: list[float], max_rounds: list[int], bot: str, risk: float | None):
+    """Exact win and bust chances, one row per ``p`` x ``max_rounds`` (in that order)."""
+    risk = GAME.bot(bot).params["risk"] if risk is None else risk
+    rows = []
+    for pv in p:
+        for n in max_rounds:
+            won, busted = exact_win_chance(pv, n, bot, risk)
+            rows.append(
+                {"p": pv, "max_rounds": n, "bot": bot, "risk": risk, "win_chance": won,
+                 "bust_chance": busted}
+            )
+    return pd.DataFrame(rows)
+
+
+WIN_CHANCE = TableSpec(
+    build=win_chance_table,
+    description="One row per p x max_rounds: the exact chance that the bot wins, and busts.",
+    options=(
+        TableOption("p", float, (0.4, 0.5, 0.6), "chances a round is won", lo=0.0, hi=1.0,
+                    many=True),
+        TableOption("max_rounds", int, (5, 9), "game lengths", lo=1, hi=50, many=True),
+        TableOption("bot", str, "steady", "the bot", choices=("steady", "bold")),
+        TableOption("risk", float, None, "the bot's risk (not set: its default)", lo=0.0,
+                    hi=1.0),
+    ),
+)
+
+
 class ToyGame(Game):
     """The toy game spec: settings ``p`` and ``max_rounds``, bots ``steady`` and ``bold``."""
 
@@ -100,6 +157,9 @@ class ToyGame(Game):
     default_bot = "steady"
     outcomes = OUTCOMES
     measure_columns = ("rounds_won",)
+
+    def tables(self) -> dict[str, TableSpec]:
+        return {"win_chance": WIN_CHANCE}
 
     def compile(self, values: dict[str, Any]) -> tuple:
         return (np.float64(values["p"]), np.int64(values["max_rounds"]))

@@ -8,15 +8,16 @@ ever calls those.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
 from simlib.errors import SimlibInputError
 
-__all__ = ["Setting", "Bot", "Game"]
+__all__ = ["Setting", "Bot", "Game", "TableOption", "TableSpec"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,9 @@ class Setting:
     lo: float | None = None
     hi: float | None = None
     choices: tuple[str, ...] | None = None
+
+    #: What messages call this value ("setting 'p': ...").
+    what: ClassVar[str] = "setting"
 
     def allowed(self) -> str:
         """Describe the allowed values in words, for messages and ``simlib games``."""
@@ -59,7 +63,7 @@ class Setting:
         Strings (from the command line or TOML) are parsed; out-of-range values refused.
         """
         bad = SimlibInputError(
-            f"setting '{self.name}': {value!r} is not allowed; expected {self.allowed()}"
+            f"{self.what} '{self.name}': {value!r} is not allowed; expected {self.allowed()}"
         )
         if value is None:
             if self.default is None:
@@ -142,6 +146,112 @@ class Bot:
         return out
 
 
+@dataclass(frozen=True)
+class TableOption(Setting):
+    """One keyword argument of an exact table, checked like a :class:`Setting`.
+
+    With ``many=True`` the value is a non-empty list of distinct items, each checked
+    against ``kind``, ``lo``, ``hi`` and ``choices``; ``default`` is then ``None`` or a
+    tuple. ``default=None`` means "leave it to the table" (e.g. every weapon in the data).
+    """
+
+    many: bool = False
+
+    what: ClassVar[str] = "option"
+
+    def allowed(self) -> str:
+        """Describe the allowed values in words, for messages and ``simlib games``."""
+        if not self.many:
+            return super().allowed()
+        item = replace(self, many=False).allowed()
+        if self.kind is str and self.choices is None:
+            return "a non-empty list of names"
+        return f"a non-empty list, each {item}"
+
+    def coerce(self, value: Any) -> Any:
+        """Return ``value`` converted (a list when ``many``), or raise ``SimlibInputError``."""
+        if not self.many:
+            return super().coerce(value)
+        if value is None and self.default is None:
+            return None
+        if not isinstance(value, (list, tuple)) or not value:
+            raise SimlibInputError(
+                f"option '{self.name}': {value!r} is not allowed; expected {self.allowed()}"
+            )
+        item = replace(self, many=False, default=0)  # a default that lets no None through
+        out = []
+        for v in value:
+            try:
+                out.append(item.coerce(v))
+            except SimlibInputError:
+                raise SimlibInputError(
+                    f"option '{self.name}': item {v!r} is not allowed; expected "
+                    f"{self.allowed()}"
+                ) from None
+        dup = [v for v in out if out.count(v) > 1]
+        if dup:
+            raise SimlibInputError(f"option '{self.name}': {dup[0]!r} is listed twice")
+        return out
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """An exact table a game computes without playthroughs (``table = NAME`` experiments).
+
+    Attributes
+    ----------
+    build : callable
+        ``build(**values) -> pandas.DataFrame``, called with every option by name.
+    description : str
+        One line saying what a row is and what the columns hold.
+    options : tuple of TableOption
+        The keyword arguments ``build`` accepts, with their types, ranges and defaults.
+    check : callable, optional
+        ``check(values)`` checks options against each other or against data (e.g. ids in
+        a data file) and raises ``SimlibInputError`` naming the option; it runs before
+        anything is computed or written.
+
+    """
+
+    build: Callable[..., pd.DataFrame]
+    description: str
+    options: tuple[TableOption, ...] = ()
+    check: Callable[[dict[str, Any]], None] | None = None
+
+    def option(self, name: str) -> TableOption:
+        """Return the option called ``name`` or raise a clear error."""
+        for o in self.options:
+            if o.name == name:
+                return o
+        allowed = ", ".join(o.name for o in self.options) or "none"
+        raise SimlibInputError(
+            f"option '{name}' is not an option of this table; allowed: {allowed}"
+        )
+
+    def resolve(self, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Return every option's value: the defaults updated by ``overrides``, validated.
+
+        Each value is checked on its own (:meth:`TableOption.coerce`), then all together
+        (``check``). Raises ``SimlibInputError`` naming the option on bad input.
+        """
+        values = {
+            o.name: (list(o.default) if o.many and o.default is not None else o.default)
+            for o in self.options
+        }
+        for key, value in (overrides or {}).items():
+            values[key] = self.option(key).coerce(value)
+        if self.check is not None:
+            self.check(values)
+        return values
+
+    def compute(self, values: Mapping[str, Any]) -> pd.DataFrame:
+        """Build the table from resolved ``values`` (see :meth:`resolve`)."""
+        df = self.build(**values)
+        if not isinstance(df, pd.DataFrame):
+            raise TypeError(f"table build function returned {type(df).__name__}, not a DataFrame")
+        return df
+
+
 class Game:
     """Base class of a game spec. Subclasses fill the class attributes and methods.
 
@@ -216,7 +326,26 @@ class Game:
         self.validate(values)
         return values
 
+    def table(self, name: str) -> TableSpec:
+        """Return the exact table called ``name`` (see :meth:`tables`) or raise a clear error."""
+        tables = self.tables()
+        if name in tables:
+            return tables[name]
+        if not tables:
+            raise SimlibInputError(f"table '{name}': {self.name} offers no exact tables")
+        raise SimlibInputError(
+            f"table '{name}' is not a table of {self.name}; allowed: {', '.join(tables)}"
+        )
+
     # --- to be provided by each game ----------------------------------------------
+    def tables(self) -> dict[str, TableSpec]:
+        """Exact tables this game computes without playthroughs: name -> :class:`TableSpec`.
+
+        An experiment file with ``table = NAME`` computes one (``simlib.experiment``).
+        The default is none.
+        """
+        return {}
+
     def validate(self, values: dict[str, Any]) -> None:
         """Check settings against each other; raise ``SimlibInputError`` if inconsistent."""
 
@@ -251,4 +380,22 @@ class Game:
             ],
             "default_bot": self.default_bot,
             "outcomes": list(self.outcomes),
+            "tables": [
+                {
+                    "name": name,
+                    "description": spec.description,
+                    "options": [
+                        {
+                            "name": o.name,
+                            "default": (
+                                list(o.default) if isinstance(o.default, tuple) else o.default
+                            ),
+                            "allowed": o.allowed(),
+                            "help": o.help,
+                        }
+                        for o in spec.options
+                    ],
+                }
+                for name, spec in self.tables().items()
+            ],
         }

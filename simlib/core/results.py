@@ -379,6 +379,12 @@ class Results:
             return cls._load_run(folder)
         if (folder / EXPERIMENT_FILE).is_file():
             record = read_json(folder / EXPERIMENT_FILE, "experiment file")
+            definition = record.get("experiment")
+            if isinstance(definition, dict) and definition.get("kind") == "table":
+                raise SimlibInputError(
+                    f"'{path}' holds an exact table, not playthroughs: read its table.parquet "
+                    "(or table.csv); 'simlib report' rebuilds its report.html"
+                )
             if not (record.get("complete") and (folder / RESULTS_META).is_file()):
                 return cls._load_experiment_cells(folder, record)
         if (folder / SWEEP_FILE).is_file():

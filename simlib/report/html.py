@@ -1,6 +1,7 @@
 """A self-contained HTML report: tables and charts embedded as base64 PNG, inline CSS.
 
 The report reads a playthrough DataFrame and the run's metadata only; it knows no game.
+:func:`build_table_report` does the same for one exact table (``table = NAME`` experiments).
 Everything is rendered in memory first and then written atomically (temporary file in the
 target folder, then ``os.replace``), so a failure never leaves a half-written report.
 """
@@ -22,7 +23,7 @@ from matplotlib.figure import Figure
 
 from simlib.report import charts, tables
 
-__all__ = ["build_report", "SECTIONS", "TWO_SEAT_SECTIONS"]
+__all__ = ["build_report", "build_table_report", "SECTIONS", "TWO_SEAT_SECTIONS", "TABLE_SECTIONS"]
 
 #: Section headings, in the order they appear (optional ones only when their data is given).
 SECTIONS = (
@@ -40,6 +41,9 @@ TWO_SEAT_SECTIONS = (
     "First-player advantage",
     "Win rate by card",
 )
+
+#: Section headings of an exact table's report, in order.
+TABLE_SECTIONS = ("How to reproduce", "Table")
 
 _CSS = """
 body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; margin: 2rem auto;
@@ -364,6 +368,12 @@ def build_report(
         card_labels=card_labels,
     )
 
+    _write_atomic(path, document)
+    return path
+
+
+def _write_atomic(path: Path, document: str) -> None:
+    """Write ``document`` to ``path``: a temporary file in the same folder, then rename."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -377,4 +387,75 @@ def build_report(
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def build_table_report(
+    df: pd.DataFrame,
+    path: str | os.PathLike,
+    *,
+    title: str,
+    description: str = "",
+    meta: Mapping[str, Any],
+    max_rows: int = 5000,
+    files: str = "",
+) -> Path:
+    """Write one self-contained HTML page showing an exact table.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table; a meaningful index is shown as leading columns (:func:`tables.flat_table`).
+    path : str or path-like
+        Target file. Its folder is created if needed. Written atomically.
+    title : str
+        Page title.
+    description : str, default ""
+        What a row is and what the columns hold, shown under the title.
+    meta : mapping
+        How to reproduce the table (game, table, options, simlib version, ``command``),
+        shown as a definition list, the command to run again, and JSON.
+    max_rows : int, default 5000
+        Rows shown at most; a longer table shows its first ``max_rows`` rows and says so
+        (the CSV and parquet files beside the report hold every row).
+    files : str, default ""
+        Where the full-precision table lives (e.g. ``"table.csv and table.parquet"``),
+        named in the notes.
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    """
+    path = Path(path)
+    flat = tables.flat_table(df)
+    shown = flat.head(max_rows)
+    labels = [c for c in flat.columns if not pd.api.types.is_numeric_dtype(flat[c])]
+    n = len(flat)
+    where = f" ({files})" if files else ""
+    if n > len(shown):
+        count = f"The first {len(shown):,} of {n:,} rows are shown; the full table{where} "
+        count += "holds them all."
+    else:
+        count = f"{n:,} rows."
+    precision = f"; {files} hold full precision" if files else ""
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{_e(title)}</h1>",
+    ]
+    if description:
+        out.append(f"<p>{_e(description)}</p>")
+    out += [
+        f'<p class="note">Exact values, computed without playthroughs. {_e(count)} Numbers '
+        f"are shown to 4 decimals{_e(precision)}.</p>",
+        f"<h2>{_e(TABLE_SECTIONS[0])}</h2>",
+        _meta_html(meta),
+        f"<h2>{_e(TABLE_SECTIONS[1])}</h2>",
+        _table_html(tables.format_values(shown), labels),
+        "</body></html>",
+    ]
+    _write_atomic(path, "\n".join(out))
     return path

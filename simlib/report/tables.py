@@ -4,6 +4,9 @@ Every function here reads a pandas DataFrame with one row per playthrough (at le
 columns ``win``, ``outcome`` and ``rounds``) and knows nothing about any game. Grouping is
 done once with ``groupby(..., observed=True)`` to get a group code per row; the counts are
 then ``np.bincount`` over those codes, so millions of rows take well under a second.
+
+Two helpers serve exact tables (``table = NAME`` experiments) instead: :func:`flat_table`
+(any DataFrame to plain columns for parquet and CSV) and :func:`format_values`.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ __all__ = [
     "group_columns",
     "group_codes",
     "group_labels",
+    "flat_table",
+    "format_values",
 ]
 
 #: Columns :func:`summary` produces that are not group columns (``share_*`` aside).
@@ -602,3 +607,62 @@ def card_win_rates(
     out = out.reset_index(drop=True)
     out.attrs["confidence"] = confidence
     return out
+
+
+# --- exact tables ---------------------------------------------------------------------------
+def flat_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Return ``df`` with a meaningful index moved into columns and string column names.
+
+    A default index (an unnamed ``0 .. n-1`` range) is dropped; any other index (named, or
+    labels such as armor ids) becomes leading column(s), so parquet, CSV and HTML show the
+    same columns. Column names become strings (a multi-level name is joined with ``_``).
+
+    Raises
+    ------
+    ValueError
+        Two columns end up with the same name.
+
+    """
+    out = df.copy()
+    plain = (
+        isinstance(out.index, pd.RangeIndex)
+        and out.index.start == 0
+        and out.index.step == 1
+        and out.index.name is None
+    )
+    out = out.reset_index(drop=True) if plain else out.reset_index()
+    names = [
+        "_".join(map(str, c)) if isinstance(c, tuple) else str(c) for c in out.columns
+    ]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ValueError(f"flat_table: column name(s) {', '.join(dup)} appear twice")
+    out.columns = names
+    return out
+
+
+def _value_cell(v) -> str:
+    if v is None or (isinstance(v, float) and np.isnan(v)):
+        return ""
+    if isinstance(v, (bool, np.bool_)):
+        return "yes" if v else "no"
+    if isinstance(v, (int, np.integer)):
+        return f"{int(v):,}" if abs(int(v)) >= 10_000 else str(int(v))
+    if isinstance(v, (float, np.floating)):
+        x = float(v)
+        if x == 0.0 or 1e-4 <= abs(x) < 1e6:
+            return f"{x:.4f}"
+        return f"{x:.3e}"
+    return str(v)
+
+
+def format_values(df: pd.DataFrame) -> pd.DataFrame:
+    """Format a flat table's cells as strings for display.
+
+    Floats get 4 decimals (scientific notation below 1e-4 or from 1e6, so a small chance
+    never shows as 0.0000 unless it is 0); integers stay whole (thousands separators from
+    10,000); booleans read yes/no; missing values are blank; anything else is ``str``.
+    """
+    return pd.DataFrame(
+        {c: [_value_cell(v) for v in df[c].tolist()] for c in df.columns}, columns=df.columns
+    )

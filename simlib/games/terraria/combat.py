@@ -15,8 +15,12 @@ enemy:
 Attack and defence bonus icons (all on one die each, TR-277 / TR-286) are parameters.
 Mobs are not in the table: their pool comes from ``simlib.core.dice.mob_attack``.
 
-Command line (the combat table does not fit ``simlib experiment``, which runs registered
-games' playthroughs, and Terraria has no engine yet)::
+Experiment files: :func:`table_specs` declares the exact tables ``combat`` (this one) and
+``fall`` (:func:`fall_table`) with their options, for the Terraria ``Game.tables()``; an
+experiment file with ``table = "combat"`` then computes and reports it (see
+``experiments/terraria_combat.toml`` and ``simlib.experiment``).
+
+Command line, without the registry::
 
     python -m simlib.games.terraria.combat --out combat.csv [--data my.toml]
         [--attack-bonus N] [--defense-bonus N]
@@ -36,6 +40,7 @@ import numpy as np
 import pandas as pd
 
 from simlib.core import dice
+from simlib.core.game import TableOption, TableSpec
 from simlib.errors import SimlibInputError
 from simlib.games.terraria.content import load_content
 
@@ -45,6 +50,9 @@ __all__ = [
     "fall_damage_chance",
     "fall_table",
     "combat_table",
+    "combat_table_spec",
+    "fall_table_spec",
+    "table_specs",
     "main",
 ]
 
@@ -206,6 +214,123 @@ def combat_table(
         cols[f"taken_{k}"] = t[:, k]
     cols["expected_taken"] = t @ np.arange(n_taken)
     return pd.DataFrame(cols)
+
+
+# --- exact tables for experiment files (Game.tables) ------------------------------------------
+_DATA_OPTION = TableOption(
+    "data",
+    str,
+    None,
+    "a TOML file whose [weapons], [armor] or [bestiary] tables replace the illustrative "
+    "defaults (not set: the defaults); a relative path is relative to the current folder",
+)
+
+
+def _check_ids(values: dict[str, Any]) -> None:
+    """Check the data file and the ids the options name; errors name the option."""
+    try:
+        data = load_content(values["data"])
+    except SimlibInputError as err:
+        raise SimlibInputError(f"option 'data': {err}") from None
+    for key, table, what in (
+        ("weapons", "weapons", "weapon"),
+        ("armor", "armor", "armor"),
+        ("enemies", "bestiary", "enemy"),
+    ):
+        if key in values:
+            try:
+                _select(data[table], values[key], what)
+            except SimlibInputError as err:
+                raise SimlibInputError(f"option '{key}': {err}") from None
+
+
+def _combat_from_options(
+    data: str | None,
+    attack_bonus: int,
+    defense_bonus: int,
+    weapons: list[str] | None,
+    armor: list[str] | None,
+    enemies: list[str] | None,
+) -> pd.DataFrame:
+    return combat_table(data, attack_bonus, defense_bonus, weapons, armor, enemies)
+
+
+def combat_table_spec() -> TableSpec:
+    """The exact table ``combat`` (:func:`combat_table`) for experiment files.
+
+    Options: ``data``, ``attack_bonus``, ``defense_bonus``, ``weapons``, ``armor``,
+    ``enemies`` (the arguments of :func:`combat_table`, the content path named ``data``
+    as in the settings and the command line).
+    """
+    return TableSpec(
+        build=_combat_from_options,
+        description=(
+            "One row per weapon x armor set x bestiary enemy: dealt_k is the exact chance "
+            "one attack with the weapon inflicts k wounds on the enemy, p_defeat that it "
+            "defeats it, taken_k that one attack by the enemy alone costs k health through "
+            "the armor; expected_dealt and expected_taken are the means."
+        ),
+        options=(
+            _DATA_OPTION,
+            TableOption(
+                "attack_bonus", int, 0, "attack icons the character adds to one attack die",
+                lo=0, hi=dice.MAX_SIDES,
+            ),
+            TableOption(
+                "defense_bonus", int, 0, "defence icons the character adds to one defence die",
+                lo=0, hi=dice.MAX_SIDES,
+            ),
+            TableOption(
+                "weapons", str, None, "weapon ids (not set: every weapon, in data order)",
+                many=True,
+            ),
+            TableOption(
+                "armor", str, None, "armor ids (not set: every armor set, in data order)",
+                many=True,
+            ),
+            TableOption(
+                "enemies", str, None, "bestiary ids (not set: every enemy, in data order)",
+                many=True,
+            ),
+        ),
+        check=_check_ids,
+    )
+
+
+def _fall_from_options(data: str | None, squares: list[int], mode: str) -> pd.DataFrame:
+    df = fall_table(data, squares, mode)
+    df.columns = [f"fall_{s}" for s in df.columns]
+    return df.reset_index()
+
+
+def fall_table_spec() -> TableSpec:
+    """The exact table ``fall`` (:func:`fall_table`) for experiment files.
+
+    Options: ``data``, ``squares`` (default 2 to 12) and ``mode``. Columns: ``armor``, then
+    ``fall_N`` per number of squares ``N``.
+    """
+    return TableSpec(
+        build=_fall_from_options,
+        description=(
+            "One row per armor set: fall_N is the exact chance that a fall of N squares "
+            "costs 1 health (the armor's defence dice total N or less; 0 in modes that "
+            "ignore fall damage)."
+        ),
+        options=(
+            _DATA_OPTION,
+            TableOption(
+                "squares", int, tuple(range(2, 13)), "numbers of squares fallen, one column each",
+                lo=0, hi=1000, many=True,
+            ),
+            TableOption("mode", str, "standard", "game mode", choices=MODES),
+        ),
+        check=_check_ids,
+    )
+
+
+def table_specs() -> dict[str, TableSpec]:
+    """Terraria's exact tables by name, what the Terraria ``Game.tables()`` returns."""
+    return {"combat": combat_table_spec(), "fall": fall_table_spec()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
