@@ -98,7 +98,8 @@ def boss_turns_nb(st, tab, seed, games, turns, out):
                     break
         b = KING if game % 2 == 0 else EYE
         st.g[G.PENDING] = 1 << b
-        st.g[G.TRIGGER + b] = st.pieces[0, PC.ROW] * bosses.PACK + st.pieces[0, PC.COL] + 1
+        row, col = int(st.pieces[0, PC.ROW]), int(st.pieces[0, PC.COL])
+        st.g[G.TRIGGER + b] = row * bosses.PACK + col + 1
         st.tally[:] = 0
         if bosses.spawn_pending_boss_nb(st, tab) < 0:
             continue

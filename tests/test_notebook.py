@@ -11,10 +11,16 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize(
-    "name", ["subterra_difficulty.ipynb", "terralore_cards.ipynb", "terminus_balance.ipynb"]
+    ("name", "games"),
+    [
+        ("subterra_difficulty.ipynb", 1000),
+        ("terralore_cards.ipynb", 1000),
+        ("terminus_balance.ipynb", 1000),
+        ("terraria_difficulty.ipynb", 60),  # the slowest game: fewer, still every cell runs
+    ],
 )
-def test_notebook_executes(name, tmp_path, monkeypatch):
-    monkeypatch.setenv("SIMLIB_NOTEBOOK_GAMES", "1000")
+def test_notebook_executes(name, games, tmp_path, monkeypatch):
+    monkeypatch.setenv("SIMLIB_NOTEBOOK_GAMES", str(games))
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel draws inline
     monkeypatch.setenv("SIMLIB_PROGRESS", "0")
     nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
@@ -28,4 +34,4 @@ def test_notebook_executes(name, tmp_path, monkeypatch):
     kinds = {k for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
              for k in o.get("data", {})}
     assert "image/png" in kinds and "text/html" in kinds
-    assert os.environ.get("SIMLIB_NOTEBOOK_GAMES") == "1000"
+    assert os.environ.get("SIMLIB_NOTEBOOK_GAMES") == str(games)

@@ -45,6 +45,7 @@ from simlib.games.terraria.layout import (
     BOSS_ROW,
     CH,
     CNT,
+    EN,
     OUT,
     RK,
     ROLE,
@@ -70,6 +71,15 @@ def setup_boss(st, tab, b, kind, r, c, order=(0, 1, 2)):
     return put(st, BOSS_ROW, kind, r, c, role=ROLE.BOSS, btype=b)
 
 
+def stock_tray(st, tab, section=1):
+    """Three day tokens (walking enemies) in a tray section (1: Forest, Underground)."""
+    tab.enemies[:, EN.KIND] = WALK
+    tab.enemies[:, EN.WOUNDS] = 1
+    tab.tray_tok[section, :3] = (0, 1, 0)
+    tab.tray_n[section] = 3
+    st.tray[section, :] = 0
+
+
 def trigger_block(st, r, c, res, flag):
     st.grid[P.SQ, r, c] = SQ.BLOCK
     st.grid[P.RES, r, c] = RES.index(res) + 1
@@ -87,7 +97,7 @@ def test_king_slime_spawns_after_eight_slimes_once():
     assert bs.check_boss_criteria_nb(st, tab) == 0
     # TR-076 / TR-391: the 8th slime makes King Slime pending
     assert bs.slime_slain_nb(st, tab) == 1
-    assert st.g[G.PENDING] == 1 << KING and st.g[G.TRIGGER + KING] == -1
+    assert st.g[G.PENDING] == 1 << KING and st.g[G.TRIGGER + KING] == 0
     # TR-400: the meter stops once King Slime is pending
     assert bs.slime_slain_nb(st, tab) == 0 and st.g[G.SLIMES] == 8
     ref = st.rng.copy()
@@ -123,15 +133,16 @@ def test_breaking_the_bee_larva_spawns_queen_bee_there():
     args = (st.grid, st.tiles, st.mini, st.pieces, 0, 8, 34)
     assert mv.dig_nb(*args, 1, RES_DIG, st.falls, st.disc, st.tally)[1] == 0  # not broken yet
     assert st.grid[P.FEAT, 8, 34] & FEAT.LARVA
+    feat = int(st.grid[P.FEAT, 8, 34])
     spent, done, res = mv.dig_nb(*args, 1, RES_DIG, st.falls, st.disc, st.tally)
     assert done == 1 and res == RES.index("bee_larva") + 1
     assert DATA["resources"]["bee_larva"]["structural"]  # discarded, never in an inventory
     # TR-392: breaking the larva makes Queen Bee pending, its square the trigger
-    assert bs.broke_trigger_nb(st, tab, 8, 34) == QUEEN
+    assert bs.broke_block_nb(st, tab, 0, 8, 34, feat) == QUEEN
     assert st.g[G.PENDING] == 1 << QUEEN
-    assert st.g[G.TRIGGER + QUEEN] == 8 * bs.PACK + 34
+    assert st.g[G.TRIGGER + QUEEN] == 8 * bs.PACK + 34 + 1
     assert not st.grid[P.FEAT, 8, 34] & FEAT.LARVA
-    assert bs.broke_trigger_nb(st, tab, 8, 34) == -1  # a plain square triggers nothing
+    assert bs.broke_block_nb(st, tab, 0, 8, 35, 0) == -1  # a plain block triggers nothing
     assert bs.spawn_pending_boss_nb(st, tab) == QUEEN
     assert where(st, BOSS_ROW) == (8, 34)  # TR-403 (reading): the broken block's square
 
@@ -142,12 +153,13 @@ def test_shadow_orb_or_crimson_heart_by_world(evil, boss):
     st.g[G.EVIL] = evil
     put(st, 0, CHAR, 8, 33)
     trigger_block(st, 7, 34, "shadow_orb" if evil == 0 else "crimson_heart", FEAT.ORB)
+    feat = int(st.grid[P.FEAT, 7, 34])
     dug = mv.dig_nb(st.grid, st.tiles, st.mini, st.pieces, 0, 7, 34, 9, RES_DIG,
                     st.falls, st.disc, st.tally)  # fmt: skip
     assert dug[1] == 1
     # TR-394: Shadow Orb -> Eater of Worlds (Corruption only); TR-395: Crimson Heart -> Brain
     # of Cthulhu (Crimson only); TR-040: the other evil biome's boss takes no part
-    assert bs.broke_trigger_nb(st, tab, 7, 34) == boss
+    assert bs.broke_block_nb(st, tab, 0, 7, 34, feat) == boss
     assert st.g[G.PENDING] == 1 << boss
     other = BRAIN if boss == EATER else EATER
     assert bs._boss_for_nb(st, tab, int(tab.bosses[other, BO.SPAWN])) == -1
@@ -169,7 +181,7 @@ def test_lenses_spent_at_an_altar():
     # TR-393: 3 lenses at the altar (a diagonal or side neighbour counts, TR-124)
     assert bs.spend_lenses_nb(st, tab, 1)
     np.testing.assert_array_equal(st.inv[1], [[0, 0], [5, 4], [LENS, 1], [0, 0], [0, 0], [0, 0]])
-    assert st.g[G.PENDING] == 1 << EYE and st.g[G.TRIGGER + EYE] == 8 * bs.PACK + 36
+    assert st.g[G.PENDING] == 1 << EYE and st.g[G.TRIGGER + EYE] == 8 * bs.PACK + 36 + 1
     st.inv[1, 0] = (LENS, 5)
     assert not bs.spend_lenses_nb(st, tab, 1)  # TR-400: once only; lenses kept
     assert st.inv[1, 0, 1] == 5
@@ -186,19 +198,19 @@ def test_voodoo_doll_next_to_lava():
     assert not bs.use_voodoo_nb(st, tab, 0)  # no lava next to it
     assert not bs.use_voodoo_nb(st, tab, 1)  # next to lava without the doll
     st.held[1, DOLL] = 1
-    # TR-396: discarding the doll next to lava; TR-387: it returns to the consumables deck
+    # TR-396: discarding the doll next to lava (the engine's consumable action discards it
+    # to the consumables deck, TR-387, when this allows it)
     assert bs.use_voodoo_nb(st, tab, 1)
-    assert st.held[1, DOLL] == 0 and st.supply[SUP.CONSUMABLE, DOLL] == 1
-    assert st.g[G.PENDING] == 1 << WALL and st.g[G.TRIGGER + WALL] == 8 * bs.PACK + 38
-    st.held[0, DOLL] = 1
-    assert not bs.use_voodoo_nb(st, tab, 1)
+    assert st.held[1, DOLL] == 1 and st.supply[SUP.CONSUMABLE, DOLL] == 0
+    assert st.g[G.PENDING] == 1 << WALL and st.g[G.TRIGGER + WALL] == 8 * bs.PACK + 38 + 1
+    assert not bs.use_voodoo_nb(st, tab, 1)  # TR-400: once only
 
 
 def test_one_boss_at_a_time_lowest_pending_first():
     st, tab = make_state(FLAT, TOP, LEFT), make_tables()
     put(st, 0, CHAR, 8, 33)
     trigger_block(st, 8, 34, "bee_larva", FEAT.LARVA)
-    assert bs.broke_trigger_nb(st, tab, 8, 34) == QUEEN
+    assert bs.broke_block_nb(st, tab, 0, 8, 34, FEAT.LARVA) == QUEEN
     st.g[G.SLIMES] = 8
     bs.check_boss_criteria_nb(st, tab)
     assert st.g[G.PENDING] == (1 << QUEEN) | (1 << KING)
@@ -219,7 +231,7 @@ def test_spawn_position_is_the_nearest_empty_square():
     st, tab = make_state(["......", "..##..", "..#...", "######"], TOP, LEFT), make_tables()
     put(st, 0, CHAR, 8, 30)
     st.g[G.PENDING] = 1 << EYE
-    st.g[G.TRIGGER + EYE] = 8 * bs.PACK + 32  # a block: ring 1 from it holds (7, 31) first
+    st.g[G.TRIGGER + EYE] = 8 * bs.PACK + 32 + 1  # a block: ring 1 from it holds (7, 31) first
     st.grid[P.OCC, 7, 31] = 3  # say a piece stands there: the next in order is taken
     assert bs.spawn_pending_boss_nb(st, tab) == EYE
     assert where(st, BOSS_ROW) == (8, 31)  # TR-403 (reading): ring 1, top down, left right
@@ -235,7 +247,8 @@ def test_behaviour_deck_turns_and_reshuffles():
         card = st.g[G.BEHAV + st.g[G.BEHAV_AT]]
         seen.append(int(card))
         # TR-405: the face-up card says what the boss does
-        assert bs.boss_flags_nb(st, tab) == tuple(tab.behaviour[KING, card, BH.MOVE :])
+        move, short, ranged = tab.behaviour[KING, card, BH.MOVE :]
+        assert bs.boss_flags_nb(st, tab) == (move, short, int(ranged == 1))
         bs.boss_end_turn_nb(st, tab)  # TR-409: discard it, turn the next
     assert seen == [2, 0, 1]
     # TR-410: out of cards: the 3 discards are shuffled into a new deck
@@ -250,26 +263,36 @@ def test_behaviour_deck_turns_and_reshuffles():
 def test_not_applicable_move_and_spawn_instead_of_ranged():
     st, tab = make_state(FLAT, TOP, LEFT), make_tables()
     put(st, 0, CHAR, 8, 35)
-    setup_boss(st, tab, KING, WALK, 8, 30, order=(2, 0, 1))
-    # TR-407: card 2's move is N/A, so the boss stays; TR-408: it spawns instead of a ranged
-    # attack (ranged 2) and attacks at short range
-    assert bs.boss_flags_nb(st, tab) == (0, 1, 2)
-    assert bs.boss_move_nb(st, tab) == 0 and where(st, BOSS_ROW) == (8, 30)
+    setup_boss(st, tab, KING, WALK, 8, 32, order=(2, 0, 1))
+    stock_tray(st, tab)
+    # TR-407: card 2's move is N/A, so the boss stays; TR-408: it spawns an enemy instead
+    # of a ranged attack (no ranged attack) and attacks at short range
+    assert bs.boss_flags_nb(st, tab) == (0, 1, 0)
+    assert bs.boss_move_nb(st, tab) == 0 and where(st, BOSS_ROW) == (8, 32)
+    assert bs.boss_ranged_spawn_nb(st, tab) == 1
+    # next to the boss: the first free neighbour, top down (it falls to the ground)
+    assert st.pieces[4, PC.ROLE] == ROLE.ENEMY and where(st, 4) == (8, 31)
+    assert st.pieces[4, PC.SECTION] == 1 and st.tray[1, st.pieces[4, PC.TSLOT]] == 1
     bs.boss_end_turn_nb(st, tab)
     assert bs.boss_flags_nb(st, tab) == (1, 1, 0)
-    assert bs.boss_move_nb(st, tab) == 2 and where(st, BOSS_ROW) == (8, 32)
+    assert bs.boss_ranged_spawn_nb(st, tab) == 0
+    assert bs.boss_move_nb(st, tab) == 2 and where(st, BOSS_ROW) == (8, 34)
     assert bs.boss_flags_nb(make_state(FLAT, TOP, LEFT), tab) == (0, 0, 0)  # no boss
 
 
 def test_special_abilities_fire_first_when_the_card_says():
     tab = make_tables()
-    # TR-406: SPAWN asks the enemy turn for enemies next to the boss; card 1 has no special
+    # TR-406: SPAWN puts enemies next to the boss; card 1 has no special
     st = make_state(FLAT, TOP, LEFT)
+    stock_tray(st, tab)
     put(st, 0, CHAR, 8, 35)
-    setup_boss(st, tab, KING, WALK, 8, 30, order=(1, 0, 2))
+    setup_boss(st, tab, KING, WALK, 8, 32, order=(1, 0, 2))
     assert bs.boss_special_nb(st, tab) == 0
     bs.boss_end_turn_nb(st, tab)
     assert bs.boss_special_nb(st, tab) == 2
+    # each in the first free neighbour, top down: (7, 31); the first falls to the ground,
+    # the second lands on it
+    assert sorted([where(st, 4), where(st, 5)]) == [(7, 31), (8, 31)]
     # HEAL puts wound tokens back, never above the form's count
     st = make_state(FLAT, TOP, LEFT)
     put(st, 0, CHAR, 8, 35)
@@ -695,7 +718,8 @@ SCRIPT = """
 import json, sys, warnings
 warnings.filterwarnings("ignore")
 sys.path.insert(0, "tests")
-from terraria_boss_helpers import make_state, make_tables, put, EYE
+from terraria_boss_helpers import make_state, make_tables, put, LENS
+from simlib.games.terraria.state import FEAT, P
 from simlib.games.terraria import bosses as bs
 from simlib.games.terraria.layout import BOSS_ROW, CH, G
 from simlib.games.terraria.state import KIND
@@ -706,9 +730,10 @@ for index in range(8):
     put(st, 0, KIND.CHARACTER, 6, 34)
     put(st, 1, KIND.CHARACTER, 9, 38)
     put(st, 2, KIND.CHARACTER, 9, 31)
-    if index % 2:
-        st.g[G.PENDING] = 1 << EYE
-        st.g[G.TRIGGER + EYE] = 6 * 4096 + 33
+    if index % 2:  # lenses at an altar next to character 1 (trigger square from int16 rows)
+        st.grid[P.FEAT, 9, 37] |= FEAT.ALTAR
+        st.inv[1, 0] = (LENS, 3)
+        assert bs.spend_lenses_nb(st, tab, 1)
     else:
         st.g[G.SLIMES] = 8
         bs.check_boss_criteria_nb(st, tab)

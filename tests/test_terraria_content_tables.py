@@ -50,7 +50,9 @@ from simlib.games.terraria.layout import (
     STATION,
     TOKEN,
     TT,
-    Tables,
+    TablesFields,
+    TablesRef,
+    fields_of,
 )
 from simlib.games.terraria.state import KIND
 
@@ -93,8 +95,8 @@ def ids(names, table):
 
 # --- shapes and dtypes --------------------------------------------------------------------------
 def test_every_field_is_an_int16_array_of_the_layout_shape(tab, names):
-    assert isinstance(tab, Tables)
-    for field, a in tab._asdict().items():
+    assert isinstance(tab, TablesRef)
+    for field, a in fields_of(tab).items():
         assert isinstance(a, np.ndarray), field
         assert a.dtype == np.int16, field
         assert a.flags.c_contiguous, field
@@ -125,7 +127,7 @@ def test_every_field_is_an_int16_array_of_the_layout_shape(tab, names):
     assert tab.time_track.shape[1] == TT.N
     # the world arrays are world.compile_world's
     wc = world.compile_world(world.load_world())
-    for a, b in zip(tab[:7], wc, strict=True):
+    for a, b in zip(list(fields_of(tab).values())[:7], wc, strict=True):
         np.testing.assert_array_equal(a, b)
 
 
@@ -858,7 +860,7 @@ def test_designer_file_replaces_one_table_whole(tmp_path, tab, names):
     t2 = compile_tables(f)
     assert t2.characters.shape == (1, CC.N)
     np.testing.assert_array_equal(t2.characters[0], [5, 2, 8, 4, 0, 7, 1])
-    for field in Tables._fields:
+    for field in TablesFields._fields:
         if field != "characters":
             np.testing.assert_array_equal(getattr(t2, field), getattr(tab, field), err_msg=field)
     assert table_names(f)["characters"] == ["tank"]

@@ -289,7 +289,8 @@ def test_guide_and_merchant_cards():  # TR-071, TR-072, TR-096, TR-369, TR-373
     price = tab.cards[em, CF.PRICE]
     st.chars[0, CH.COINS] = price
     assert engine.buy_card_nb(st, tab, 0, em)
-    assert st.chars[0, CH.COINS] == 0 and em in st.deck[0, PILE.DISCARD, : st.npile[0, PILE.DISCARD]]
+    assert st.chars[0, CH.COINS] == 0
+    assert em in st.deck[0, PILE.DISCARD, : st.npile[0, PILE.DISCARD]]
     st.chars[0, CH.COINS] = 25
     assert not engine.buy_card_nb(st, tab, 0, -1)  # no Merchant yet
     st.g[G.NPCS] |= 1 << NPC.MERCHANT

@@ -13,6 +13,7 @@ _LAZY = {
     "subterra": ("simlib.games.subterra", "GAME"),
     "terminus": ("simlib.games.terminus", "GAME"),
     "terralore": ("simlib.games.terralore", "GAME"),
+    "terraria": ("simlib.games.terraria", "GAME"),
 }
 _LOADED: dict[str, Game] = {}
 

@@ -1,7 +1,26 @@
-"""Terraria: The Board Game (``rules/terraria-the-board-game.txt``): content and combat odds.
+"""Terraria: The Board Game (``rules/terraria-the-board-game.txt``): whole playthroughs.
 
-This package is not yet a playable game: there is no ``play_one_nb``, so it is not in the
-game registry. What exists:
+Registered as ``terraria``: ``simlib.run("terraria", preset="easy", settings={"players": 2})``
+plays whole games (``play.py``: setup, rounds of preparation, player turn, enemy turn and
+cleanup, until the objectives are met, Wall of Flesh falls, time runs out or a death finds
+no tombstone). One row per game: ``win``, ``outcome`` (won_objectives, won_wall_of_flesh,
+out_of_time, out_of_respawns), ``rounds``, ``day`` reached, chains and objectives done
+(per chain), deaths (and those caused by a fall or a mob), falls, fall damage, duels,
+wounds taken, mobbed attacks and mob damage, kills, bosses, deepest layer, tiles, houses,
+NPCs, items crafted, blocks dug, chests. Exact tables: ``combat`` and ``fall``.
+
+Modules:
+
+- :mod:`~simlib.games.terraria.layout`: the columns of every per-game array and compiled
+  table, and the ``State`` / ``Tables`` structs the kernels take;
+- :mod:`~simlib.games.terraria.engine`: setup, the player's actions, crafting, houses,
+  NPCs, objectives, the round's phases; :mod:`~simlib.games.terraria.play`: a whole game
+  and the batch kernel; :mod:`~simlib.games.terraria.cards`: decks;
+  :mod:`~simlib.games.terraria.bots`: the scripted players (explorer, builder, fighter);
+- :mod:`~simlib.games.terraria.foes`: the enemy tray, spawning, the enemy turn, wounds and
+  loot; :mod:`~simlib.games.terraria.life`: inventories, death, respawn, fall damage;
+- :mod:`~simlib.games.terraria.content_tables` and ``data/*.toml``: every content table the
+  rulebook does not print (illustrative defaults), compiled for the kernels;
 
 - :mod:`~simlib.games.terraria.settings`: presets easy / medium / hard (1 / 2 / 3 chains),
   ``mode`` (standard, journey, lucky_horseshoe, enchanted_sundial), ``players`` 1-4,
@@ -160,7 +179,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simlib.core.game import Bot, Game
+from simlib.core.game import Bot, Game, TableSpec
 from simlib.games.terraria import settings as _settings
 
 __all__ = ["GAME", "Terraria"]
@@ -196,6 +215,12 @@ class Terraria(Game):
     def validate(self, values: dict[str, Any]) -> None:
         """Check settings against each other and the content tables."""
         _settings.validate(values)
+
+    def tables(self) -> dict[str, TableSpec]:
+        """Exact tables: ``combat`` (weapon x armor x enemy) and ``fall`` (fall damage odds)."""
+        from simlib.games.terraria import combat
+
+        return combat.table_specs()
 
     def compile(self, values: dict[str, Any]) -> tuple:
         """Resolved settings -> ``(tables, cfg)`` for the kernels."""

@@ -12,21 +12,24 @@ Readings (the rulebook leaves these open; the checklist id says which)
   :func:`check_boss_criteria_nb` (King Slime once ``g[G.SLIMES] >= rules[RU.KING_SLIME]``);
   :func:`slime_slain_nb` advances the meter and stops it once King Slime is pending, in play
   or defeated (TR-400). The other criteria are events, each made pending the moment it
-  happens: breaking a trigger block (:func:`broke_trigger_nb`, called by the dig action with
-  the square of every block it finishes: the Bee Larva, ``FEAT.LARVA``, gives Queen Bee; a
+  happens: breaking a trigger block (:func:`broke_block_nb`, called by the dig action with
+  every block it finishes and its flags: the Bee Larva, ``FEAT.LARVA``, gives Queen Bee; a
   Shadow Orb / Crimson Heart, ``FEAT.ORB``, gives Eater of Worlds in a Corruption world and
   Brain of Cthulhu in a Crimson world); spending lenses (:func:`spend_lenses_nb`: the
   spender stands on or next to an altar, ``FEAT.ALTAR``, and holds ``rules[RU.LENSES]``
   units of the Lens resource ``rules[RU.LENS]`` in their inventory, TR-397); discarding the
   Guide Voodoo Doll (:func:`use_voodoo_nb`: the consumable with ``CO.VOODOO``, next to a
-  lava square). Which boss a criterion spawns is data (``BO.SPAWN``, ``BO.EVIL``).
+  lava square; the caller discards it). Which boss a criterion spawns is data
+  (``BO.SPAWN``, ``BO.EVIL``). The square where a criterion was met is kept in
+  ``g[G.TRIGGER + id]`` as ``row * PACK + col + 1`` (0: none, e.g. the slimes meter).
 - Each boss spawns at most once (TR-400): a criterion of a boss already pending, in play
   or defeated does nothing (lenses and the doll are then not spent; a broken trigger block
   is still broken).
 - Timing (TR-398, TR-399): :func:`spawn_pending_boss_nb` is called at the start of the
-  enemy turn and again at cleanup step 4 (a boss that spawns there first acts in the next
-  enemy turn). Only one boss is in play at a time: while one is, the pending ones wait, and
-  the lowest boss id among them spawns at the first call after it is defeated.
+  enemy turn (a criterion met later in the round, caught by :func:`check_boss_criteria_nb`
+  at cleanup step 4, spawns at the start of the next enemy turn, where it first acts).
+  Only one boss is in play at a time: while one is, the pending ones wait, and the lowest
+  boss id among them spawns at the first call after it is defeated.
 - Spawn position (TR-403): the nearest empty square (by squares, i.e. Chebyshev distance;
   ties: topmost, then leftmost) to the square where the criterion was met (the broken
   block, now a tunnel; the altar; the lava square), for King Slime to the square of the
@@ -35,12 +38,15 @@ Readings (the rulebook leaves these open; the checklist id says which)
 - Spawning (TR-401, TR-402): Form A with its ``BO.WOUNDS`` wound tokens, the 3 Behaviour
   cards shuffled (``shuffle_nb``: 2 draws), the top one face up.
 - Behaviour (TR-405..410): :func:`boss_flags_nb` gives the face-up card's move / short /
-  ranged entries (0 = N/A; ranged 2 = spawn an enemy instead of the ranged attack,
-  TR-408, for the enemy turn to carry out). :func:`boss_special_nb` fires the special
-  ability first thing in the enemy turn when the face-up card says so (TR-406):
-  ``SPECIAL.SPAWN`` returns how many enemies the enemy turn spawns next to the boss;
-  ``HEAL`` puts wound tokens back (not above the form's count); ``CHARGE`` adds squares to
-  this turn's move; ``BURN`` costs every character on the boss's tile health.
+  ranged attack flags (0 = N/A, TR-407). A card that spawns an enemy instead of the ranged
+  attack (``BH.RANGED`` 2, TR-408) has no ranged attack; :func:`boss_ranged_spawn_nb`
+  spawns that enemy (the enemy turn calls it where the ranged attacks begin: just before
+  the attacks). :func:`boss_special_nb` fires the special ability first thing in the enemy
+  turn when the face-up card says so (TR-406): ``SPECIAL.SPAWN`` spawns ``SPECIAL_N``
+  enemies next to the boss; ``HEAL`` puts wound tokens back (not above the form's count);
+  ``CHARGE`` adds squares to this turn's move; ``BURN`` costs every character on the boss's
+  tile health. An enemy "next to the boss" is drawn from the tray section of the first
+  free square around it (rows top down, columns left to right) by ``foes.spawn_at_nb``.
   :func:`boss_end_turn_nb` discards the face-up card and turns the next (TR-409); after the
   third the 3 discards are shuffled into a new deck (TR-410).
 - Moving (TR-405): a boss moves like an enemy of its kind (``BO.KIND``) with its form's
@@ -72,14 +78,15 @@ Readings (the rulebook leaves these open; the checklist id says which)
   (most first: the player with the final say picks first; ties: lower player number).
 
 Death: a character killed here (displacement, fall damage, ``BURN``) dies through
-``life.die_nb`` (TR-290..298, TR-427).
+``life.die_nb`` (TR-141: "follows the dying steps"); a fall that kills counts in
+``CH.FALL_DEATHS``.
 """
 
 from __future__ import annotations
 
 from simlib.core.jit import njit
 from simlib.core.rng import shuffle_nb
-from simlib.games.terraria import life
+from simlib.games.terraria import foes, life
 from simlib.games.terraria.enemy import (
     DIRS,
     _land_nb,
@@ -89,12 +96,10 @@ from simlib.games.terraria.enemy import (
     nearest_character_nb,
 )
 from simlib.games.terraria.layout import (
-    AR,
     BH,
     BO,
     BOSS_ROW,
     BOSS_SPAWN,
-    CC,
     CH,
     CNT,
     CO,
@@ -105,7 +110,6 @@ from simlib.games.terraria.layout import (
     RU,
     RW,
     SPECIAL,
-    SUP,
     G,
 )
 from simlib.games.terraria.movement import (
@@ -140,12 +144,14 @@ __all__ = [
     "boss_stat_nb",
     "check_boss_criteria_nb",
     "slime_slain_nb",
-    "broke_trigger_nb",
+    "broke_block_nb",
     "spend_lenses_nb",
     "use_voodoo_nb",
     "spawn_pending_boss_nb",
     "boss_flags_nb",
     "boss_special_nb",
+    "boss_ranged_spawn_nb",
+    "boss_summon_nb",
     "boss_move_nb",
     "boss_step_nb",
     "displace_nb",
@@ -154,7 +160,7 @@ __all__ = [
     "boss_loot_nb",
 ]
 
-PACK = 4096  # ``g[G.TRIGGER + id] = row * PACK + col``
+PACK = 4096  # ``g[G.TRIGGER + id] = row * PACK + col + 1`` (0: no square)
 # where a displaced piece may go, in the order the players' rule tries them (TR-139)
 DISPLACE = ((0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
 
@@ -200,7 +206,8 @@ def _boss_for_nb(st, tab, code):
 @njit
 def _set_pending_nb(st, b, r, c):
     st.g[G.PENDING] |= 1 << b
-    st.g[G.TRIGGER + b] = r * PACK + c if r >= 0 else -1
+    # int(): rows and columns may come from int16 arrays (plain Python would overflow)
+    st.g[G.TRIGGER + b] = int(r) * PACK + int(c) + 1 if r >= 0 else 0
 
 
 @njit
@@ -249,13 +256,7 @@ def _in_world_nb(st, p):
     return st.chars[p, CH.IN_WORLD] != 0 and st.pieces[p, PC.KIND] == KIND.CHARACTER
 
 
-# --- death (placeholder for life.die_nb) ------------------------------------------------------
-@njit
-def _die_nb(st, tab, p):
-    """Character ``p`` dies (``life.die_nb``: TR-290..298)."""
-    life.die_nb(st, tab, p)
-
-
+# --- health, death and falls ----------------------------------------------------------------
 @njit
 def _hurt_nb(st, tab, p, n):
     """Character ``p`` loses ``n`` health (not below 0); at 0 it dies."""
@@ -263,28 +264,16 @@ def _hurt_nb(st, tab, p, n):
         return
     st.chars[p, CH.HP] = max(st.chars[p, CH.HP] - n, 0)
     if st.chars[p, CH.HP] == 0:
-        _die_nb(st, tab, p)
-
-
-@njit
-def _fall_hurts_char_nb(st, tab, p, squares, cobweb):
-    """Roll fall damage for character ``p`` with its defence dice (armor, else card)."""
-    fd = st.g[G.FALL_DAMAGE] != 0
-    a = st.chars[p, CH.ARMOR]
-    if a >= 0:
-        n = tab.armor[a, AR.NDEF]
-        return fall_hurts_nb(tab.armor[a, AR.DEF0 : AR.DEF0 + n], squares, cobweb, fd, st.rng)
-    cc = st.chars[p, CH.CARD]
-    n = tab.characters[cc, CC.NDEF]
-    return fall_hurts_nb(tab.characters[cc, CC.DEF0 : CC.DEF0 + n], squares, cobweb, fd, st.rng)
+        life.die_nb(st, tab, p)
 
 
 @njit
 def _settle_falls_nb(st, tab, n0):
     """Fall damage for the character falls recorded since ``tally[T.FALLS] == n0``.
 
-    Each character fall counts in ``CH.FALLS``; a hurt costs 1 health (``CH.FALL_DMG``) and
-    may kill (TR-133). The events are consumed: ``tally[T.FALLS]`` is set back to ``n0``.
+    Each fall of a character in the world counts in ``CH.FALLS``; a hurt (its defence dice,
+    ``life.defence_dice_nb``) costs 1 health (``CH.FALL_DMG``) and may kill (TR-133,
+    ``CH.FALL_DEATHS``). The events are consumed: ``tally[T.FALLS]`` is set back to ``n0``.
     """
     i = n0
     while i < min(st.tally[T.FALLS], st.falls.shape[0]):  # a death may drop a stack: more
@@ -292,11 +281,20 @@ def _settle_falls_nb(st, tab, n0):
         i += 1
         if k >= MAX_PLAYERS or st.pieces[k, PC.KIND] != KIND.CHARACTER:
             continue
-        st.chars[k, CH.FALLS] += 1
-        if st.chars[k, CH.HP] <= 0:
+        if st.chars[k, CH.IN_WORLD] == 0 or st.g[G.OVER] != OUT.PLAYING:
             continue
-        if _fall_hurts_char_nb(st, tab, k, st.falls[i - 1, 1], st.falls[i - 1, 2] != 0):
+        st.chars[k, CH.FALLS] += 1
+        hurt = fall_hurts_nb(
+            life.defence_dice_nb(st, tab, k),
+            st.falls[i - 1, 1],
+            st.falls[i - 1, 2] != 0,
+            st.g[G.FALL_DAMAGE] != 0,
+            st.rng,
+        )
+        if hurt and st.chars[k, CH.HP] > 0:
             st.chars[k, CH.FALL_DMG] += 1
+            if st.chars[k, CH.HP] == 1:
+                st.chars[k, CH.FALL_DEATHS] += 1
             _hurt_nb(st, tab, k, 1)
     st.tally[T.FALLS] = n0
 
@@ -333,23 +331,22 @@ def slime_slain_nb(st, tab):
 
 
 @njit
-def broke_trigger_nb(st, tab, r, c):
-    """The block at (r, c) was just dug away: a Bee Larva or Shadow Orb / Crimson Heart?
+def broke_block_nb(st, tab, p, r, c, feat):
+    """Player ``p`` just dug away the block at (r, c), whose ``P.FEAT`` flags were ``feat``.
 
-    The dig action calls this for every block it finishes (``movement.dig_nb`` returned
-    ``done``). Clears the square's trigger flag and makes the boss pending with (r, c) as
-    its trigger square (TR-392, TR-394, TR-395). Returns the boss id made pending, -1 none.
-    Writes ``grid`` (FEAT), ``g``.
+    The dig action calls this for every block it finishes. A Bee Larva (``FEAT.LARVA``)
+    makes Queen Bee pending (TR-392), a Shadow Orb / Crimson Heart (``FEAT.ORB``) Eater of
+    Worlds in a Corruption world and Brain of Cthulhu in a Crimson one (TR-394, TR-395),
+    with (r, c) as the trigger square. The square's trigger flag is cleared. Returns the
+    boss id made pending, -1 none. Writes ``grid`` (FEAT), ``g``.
     """
-    f = st.grid[P.FEAT, r, c]
-    if f & FEAT.LARVA:
+    if feat & FEAT.LARVA:
         code = BOSS_SPAWN.BEE_LARVA
-        st.grid[P.FEAT, r, c] = f & ~FEAT.LARVA
-    elif f & FEAT.ORB:
+    elif feat & FEAT.ORB:
         code = BOSS_SPAWN.SHADOW_ORB if st.g[G.EVIL] == 0 else BOSS_SPAWN.CRIMSON_HEART
-        st.grid[P.FEAT, r, c] = f & ~FEAT.ORB
     else:
         return -1
+    st.grid[P.FEAT, r, c] &= ~(FEAT.LARVA | FEAT.ORB)
     b = _boss_for_nb(st, tab, code)
     if b < 0 or not _available_nb(st, b):
         return -1
@@ -401,8 +398,8 @@ def use_voodoo_nb(st, tab, p):
 
     Allowed when ``p`` is on the world with a lava square among its 8 neighbours (lava lies
     only in the Underworld), holds a consumable with ``CO.VOODOO`` and the boss is
-    available. The doll returns to the consumables deck (TR-387). Returns True when used.
-    Writes ``held[p]``, ``supply[SUP.CONSUMABLE]``, ``g``.
+    available. Returns True when the boss is made pending; the caller then discards the
+    doll to the consumables deck (TR-387, ``engine.use_consumable_nb``). Writes ``g``.
     """
     if not _in_world_nb(st, p):
         return False
@@ -419,8 +416,6 @@ def use_voodoo_nb(st, tab, p):
     lr, lc = _near_nb(st.grid, st.tiles, st.pieces[p, PC.ROW], st.pieces[p, PC.COL], -1)
     if lr < 0:
         return False
-    st.held[p, doll] -= 1
-    st.supply[SUP.CONSUMABLE, doll] += 1
     _set_pending_nb(st, b, lr, lc)
     return True
 
@@ -462,9 +457,9 @@ def spawn_pending_boss_nb(st, tab):
     w = st.grid.shape[2] // TILE_COLS
     ar = 0
     ac = START_LAYER_COLUMN * w + w // 2
-    if trig >= 0:
-        ar = trig // PACK
-        ac = trig % PACK
+    if trig > 0:
+        ar = (trig - 1) // PACK
+        ac = (trig - 1) % PACK
     else:
         for p in range(MAX_PLAYERS):
             if _in_world_nb(st, p):
@@ -502,9 +497,10 @@ def spawn_pending_boss_nb(st, tab):
 # --- behaviour --------------------------------------------------------------------------------
 @njit
 def boss_flags_nb(st, tab):
-    """``(move, short, ranged)`` of the face-up Behaviour card; ``(0, 0, 0)`` with no boss.
+    """``(move, short, ranged)`` of the face-up Behaviour card (1 or 0); zeros with no boss.
 
-    0 is N/A (TR-407); ``ranged`` 2 spawns an enemy instead of the ranged attack (TR-408).
+    0 is N/A (TR-407). A card that spawns an enemy instead of its ranged attack
+    (``BH.RANGED`` 2, TR-408) gives ``ranged`` 0 (see :func:`boss_ranged_spawn_nb`).
     Read only.
     """
     b = st.g[G.BOSS]
@@ -512,22 +508,70 @@ def boss_flags_nb(st, tab):
         return 0, 0, 0
     card = st.g[G.BEHAV + st.g[G.BEHAV_AT]]
     bh = tab.behaviour
-    return bh[b, card, BH.MOVE], bh[b, card, BH.SHORT], bh[b, card, BH.RANGED]
+    move = 1 if bh[b, card, BH.MOVE] != 0 else 0
+    short = 1 if bh[b, card, BH.SHORT] != 0 else 0
+    ranged = 1 if bh[b, card, BH.RANGED] == 1 else 0
+    return move, short, ranged
+
+
+@njit
+def boss_summon_nb(st, tab, n):
+    """Spawn ``n`` enemies next to the boss (``SPECIAL.SPAWN``, TR-408); how many spawned.
+
+    Each is drawn by ``foes.spawn_at_nb`` from the tray section of the first free square
+    among the boss's 8 neighbours (rows top down, columns left to right); none spawns when
+    no neighbour is free or the section has no token. Writes what ``spawn_at_nb`` writes.
+    """
+    if st.g[G.BOSS] < 0:
+        return 0
+    r = st.pieces[BOSS_ROW, PC.ROW]
+    c = st.pieces[BOSS_ROW, PC.COL]
+    got = 0
+    for _ in range(n):
+        done = False
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if done or (dr == 0 and dc == 0):
+                    continue
+                if not _empty_nb(st.grid, st.tiles, r + dr, c + dc, False):
+                    continue
+                if foes.spawn_at_nb(st, tab, r + dr, c + dc) >= 0:
+                    done = True
+        if not done:
+            break
+        got += 1
+    return got
+
+
+@njit
+def boss_ranged_spawn_nb(st, tab):
+    """The face-up card spawns an enemy instead of its ranged attack (TR-408): spawn it.
+
+    Call it in the enemy turn where the ranged attacks begin (before the attacks). Returns
+    how many spawned (0 or 1). Writes what :func:`boss_summon_nb` writes.
+    """
+    b = st.g[G.BOSS]
+    if b < 0 or st.g[G.OVER] != 0:
+        return 0
+    card = st.g[G.BEHAV + st.g[G.BEHAV_AT]]
+    if tab.behaviour[b, card, BH.RANGED] != 2:
+        return 0
+    return boss_summon_nb(st, tab, 1)
 
 
 @njit
 def boss_special_nb(st, tab):
     """The boss's special ability, first thing in the enemy turn (TR-406).
 
-    Fires only when the face-up Behaviour card's ``BH.SPECIAL`` is set. ``SPECIAL.HEAL``
-    writes ``g[G.BOSS_LEFT]``, ``CHARGE`` ``g[G.BOSS_EXTRA]``, ``BURN`` the health of the
-    characters on the boss's tile (``chars``; a death through :func:`_die_nb`).
+    Fires only when the face-up Behaviour card's ``BH.SPECIAL`` is set. ``SPECIAL.SPAWN``
+    spawns enemies next to the boss (:func:`boss_summon_nb`), ``HEAL`` writes
+    ``g[G.BOSS_LEFT]``, ``CHARGE`` ``g[G.BOSS_EXTRA]``, ``BURN`` the health of the
+    characters on the boss's tile (``chars``; a death through ``life.die_nb``).
 
     Returns
     -------
     int
-        How many enemies the enemy turn must spawn next to the boss (``SPECIAL.SPAWN``),
-        else 0.
+        How many enemies ``SPECIAL.SPAWN`` spawned, else 0.
 
     """
     b = st.g[G.BOSS]
@@ -540,7 +584,7 @@ def boss_special_nb(st, tab):
     sp = tab.bosses[b, form_col_nb(BO.SPECIAL, form)]
     n = tab.bosses[b, form_col_nb(BO.SPECIAL_N, form)]
     if sp == SPECIAL.SPAWN:
-        return n
+        return boss_summon_nb(st, tab, n)
     if sp == SPECIAL.HEAL:
         st.g[G.BOSS_LEFT] = min(st.g[G.BOSS_LEFT] + n, tab.bosses[b, form_col_nb(BO.WOUNDS, form)])
     elif sp == SPECIAL.CHARGE:
@@ -592,7 +636,7 @@ def displace_nb(st, tab, j):
     excepted, TR-140) recording the fall in ``falls``, or kills it when no square is empty
     (TR-141, TR-142). Writes ``pieces``, ``grid`` (OCC), ``tiles``/``mini``/``disc``
     (discovery by characters), ``falls``/``tally``, ``tray`` for a killed token, and for a
-    killed character what :func:`_die_nb` writes. Returns the index into :data:`DISPLACE`
+    killed character what ``life.die_nb`` writes. Returns the index into :data:`DISPLACE`
     of the square chosen, -1 when ``j`` was killed.
     """
     g = st.grid
@@ -619,8 +663,7 @@ def displace_nb(st, tab, j):
     st.pieces[j, PC.ROPE] = 0
     if best < 0:
         if character:
-            st.pieces[j, PC.KIND] = KIND.NONE  # not on the world any more (unregistered)
-            _die_nb(st, tab, j)
+            life.die_nb(st, tab, j)  # j is unregistered: nothing is stacked on it any more
         else:
             sec = st.pieces[j, PC.SECTION]
             if sec >= 0:

@@ -36,17 +36,18 @@ from simlib.games.terraria.layout import (
     AR,
     CF,
     CH,
+    CNT,
     CO,
     EQ,
     HO,
     MAX_PLAYERS,
     N_PIECES,
     NPC,
+    OB,
     PILE,
     ROLE,
     RU,
     SHOP,
-    STATION,
     SUP,
     G,
 )
@@ -66,6 +67,8 @@ PARAM_NAMES = (
     "budget",
     "fall_penalty",
     "buy_reserve",
+    "objective_boost",
+    "depth_base",
 )
 PARAM_HELP = {
     "explore": "goal weight per undiscovered tile a square's tile would reveal",
@@ -80,6 +83,9 @@ PARAM_HELP = {
     "budget": "action-point cost bound of the path search",
     "fall_penalty": "path cost added per square of a fall that can hurt",
     "buy_reserve": "coins kept back when buying action cards",
+    "objective_boost": "how much the current objectives multiply their goal weights",
+    "depth_base": "deepest layer (0 Surface .. 4 Underworld) sought with no armor; each "
+    "armor tier allows one more",
 }
 PARAM_BOUNDS = {
     "explore": (0.0, 100.0),
@@ -94,6 +100,8 @@ PARAM_BOUNDS = {
     "budget": (2.0, 40.0),
     "fall_penalty": (0.0, 10.0),
     "buy_reserve": (0.0, 25.0),
+    "objective_boost": (1.0, 20.0),
+    "depth_base": (0.0, 4.0),
 }
 
 
@@ -112,6 +120,14 @@ class _Bp(NamedTuple):
     BUDGET: int = 9
     FALL: int = 10
     RESERVE: int = 11
+    BOOST: int = 12
+    DEPTH: int = 13
+    # the turn's working vector adds these (not parameters)
+    TARGET_RES: int = 14  # a resource the current objectives ask for (0: none)
+    MAX_LAYER: int = 15  # deepest layer index sought this turn
+    PLATFORMS: int = 16  # 1: an objective asks for platforms
+    ROPES: int = 17  # 1: an objective asks for ropes
+    N: int = 18
 
 
 BP = _Bp()
@@ -120,17 +136,17 @@ BP = _Bp()
 BOTS = {
     "explorer": (
         0,
-        (10.0, 4.0, 12.0, 6.0, 4.0, 3.0, 3.0, 2.0, 6.0, 16.0, 2.0, 4.0),
+        (10.0, 4.0, 12.0, 6.0, 4.0, 3.0, 3.0, 2.0, 6.0, 12.0, 2.0, 4.0, 3.0, 1.0),
         "objective rush: discovers tiles, goes deep, opens chests, mines on the way",
     ),
     "builder": (
         1,
-        (5.0, 2.0, 8.0, 10.0, 10.0, 2.0, 3.0, 2.0, 12.0, 16.0, 2.0, 8.0),
+        (5.0, 2.0, 8.0, 10.0, 10.0, 2.0, 3.0, 2.0, 12.0, 12.0, 2.0, 8.0, 3.0, 1.0),
         "gears up first: wood and ore, houses and crafting, then explores",
     ),
     "fighter": (
         2,
-        (6.0, 3.0, 8.0, 4.0, 3.0, 12.0, 4.0, 2.0, 6.0, 16.0, 2.0, 4.0),
+        (6.0, 3.0, 8.0, 4.0, 3.0, 12.0, 4.0, 2.0, 6.0, 12.0, 2.0, 4.0, 3.0, 1.0),
         "hunts enemies and bosses, keeps the team's fight chain moving",
     ),
 }
@@ -495,7 +511,12 @@ def _tile_gain_nb(grid, tiles, r, c):
 def _square_value_nb(grid, tiles, pieces, res_dig, res_struct, r, c, bp, wood_short):
     """What standing in (r, c) is worth to ``p`` (see the module docstring)."""
     h = grid.shape[1] // LAYERS
-    v = bp[BP.EXPLORE] * _tile_gain_nb(grid, tiles, r, c) + bp[BP.DEEP] * (r // h)
+    layer = r // h
+    deep = min(layer, bp[BP.MAX_LAYER])
+    over = max(0.0, layer - bp[BP.MAX_LAYER])
+    v = bp[BP.EXPLORE] * _tile_gain_nb(grid, tiles, r, c) + bp[BP.DEEP] * (deep - 3 * over)
+    if over > 0:
+        v -= bp[BP.EXPLORE] * _tile_gain_nb(grid, tiles, r, c)
     rows = grid.shape[1]
     cols = grid.shape[2]
     for dr in range(-1, 2):
@@ -511,7 +532,10 @@ def _square_value_nb(grid, tiles, pieces, res_dig, res_struct, r, c, bp, wood_sh
                 v += bp[BP.WOOD]
             res = grid[P.RES, tr, tc]
             if res > 0 and grid[P.SQ, tr, tc] == SQ.BLOCK and res_struct[res] == 0:
-                v += bp[BP.MINE] * (1 + res_dig[res] // 2)
+                m = bp[BP.MINE] * (1 + res_dig[res] // 2)
+                if res == bp[BP.TARGET_RES]:
+                    m *= bp[BP.BOOST]
+                v += m
             k = grid[P.OCC, tr, tc] - 1
             if k >= MAX_PLAYERS:
                 role = pieces[k, PC.ROLE]
@@ -626,8 +650,9 @@ def _adjacent_acts_nb(st, tab, p, bp):
                     return True
             res = st.grid[P.RES, tr, tc]
             if res > 0 and st.grid[P.SQ, tr, tc] == SQ.BLOCK and tab.res_struct[res] == 0:
-                if bp[BP.MINE] > 0 and engine.dig_action_nb(st, tab, p, tr, tc):
-                    return True
+                if bp[BP.MINE] > 0 and make_room_nb(st, tab, p, res, bp):
+                    if engine.dig_action_nb(st, tab, p, tr, tc):
+                        return True
     return False
 
 
@@ -685,6 +710,142 @@ def spend_points_nb(st, tab, p, bp):
             goal = -1  # a fall or a stack moved p off the plan
 
 
+# --- the current objectives -----------------------------------------------------------------
+@njit
+def turn_weights_nb(st, tab, p, bp, w):
+    """The turn's working weights ``w``: ``bp`` with the current objectives' goals boosted.
+
+    For each chain's current objective (TR-056) the matching goal weight is multiplied by
+    ``objective_boost``: tiles and biomes -> explore; a layer -> deep (and the depth cap
+    rises to it); chests -> chest; a resource -> that resource's blocks (Wood -> trees);
+    enemies and slimes -> fight; life crystals and fallen stars -> the chest weight (tokens
+    are valued like chests); platforms and ropes -> placed as free actions. The depth cap is
+    ``depth_base`` plus the worn armor's tier.
+    """
+    for i in range(bp.shape[0]):
+        w[i] = bp[i]
+    boost = bp[BP.BOOST]
+    a = st.chars[p, CH.ARMOR]
+    w[BP.MAX_LAYER] = bp[BP.DEPTH] + (tab.armor[a, AR.TIER] if a >= 0 else 0)
+    w[BP.TARGET_RES] = 0
+    w[BP.PLATFORMS] = 0
+    w[BP.ROPES] = 0
+    g = st.g
+    for chain in range(4):
+        at = g[G.OBJ + chain]
+        if at >= 10:
+            continue
+        row = tab.objectives[chain * 10 + at]
+        cnt = row[OB.COUNTER]
+        if cnt == CNT.TILES or cnt == CNT.BIOMES:
+            w[BP.EXPLORE] *= boost
+        elif cnt == CNT.LAYER:
+            w[BP.DEEP] *= boost
+            w[BP.MAX_LAYER] = max(w[BP.MAX_LAYER], row[OB.AMOUNT] - 1)
+        elif cnt == CNT.CHESTS:
+            w[BP.CHEST] *= boost
+        elif cnt == CNT.RES:
+            res = row[OB.PARAM]
+            if res == tab.rules[RU.WOOD]:
+                w[BP.WOOD] *= boost
+                w[BP.WOOD_TARGET] += row[OB.AMOUNT]
+            elif res == tab.rules[RU.GEL] or res == tab.rules[RU.LENS]:
+                w[BP.FIGHT] = max(w[BP.FIGHT], 1.0) * boost
+            else:
+                w[BP.TARGET_RES] = res
+                w[BP.MINE] *= boost
+        elif cnt == CNT.BLOCKS_DUG:
+            w[BP.MINE] *= boost
+        elif cnt == CNT.ENEMIES or cnt == CNT.SLIMES:
+            w[BP.FIGHT] = max(w[BP.FIGHT], 1.0) * boost
+        elif cnt == CNT.TREES:
+            w[BP.WOOD] *= boost
+            w[BP.WOOD_TARGET] += 2
+        elif cnt == CNT.CRYSTALS or cnt == CNT.STARS:
+            w[BP.CHEST] *= boost
+        elif cnt == CNT.PLATFORMS:
+            w[BP.PLATFORMS] = 1
+        elif cnt == CNT.ROPES:
+            w[BP.ROPES] = 1
+    w[BP.MAX_LAYER] = min(max(w[BP.MAX_LAYER], 0), LAYERS - 1)
+
+
+@njit
+def _res_worth_nb(tab, res, w):
+    """How much the bots value one unit of resource ``res`` (to choose what to give up)."""
+    if res <= 0:
+        return 0.0
+    if res == w[BP.TARGET_RES]:
+        return 50.0
+    if res == tab.rules[RU.WOOD]:
+        return 3.0
+    if res == tab.rules[RU.COBWEB]:
+        return 3.0 if w[BP.ROPES] else 0.5
+    if res == tab.rules[RU.LENS]:
+        return 4.0
+    if res < tab.res_dig.shape[0]:
+        return 1.0 + tab.res_dig[res] if tab.res_dig[res] > 1 else 1.0
+    return 1.0
+
+
+@njit
+def make_room_nb(st, tab, p, res, w):
+    """Empty the slots of the least valued resource held when a wanted ``res`` has no room.
+
+    The players' choice of TR-193 (all units of the type given up are lost, TR-194): the
+    type whose units are worth least in total (:func:`_res_worth_nb`) goes, if that is less
+    than one unit of ``res`` is worth. Returns True when ``res`` now has room.
+    """
+    slots = st.chars[p, CH.SLOTS]
+    for s in range(slots):
+        if st.inv[p, s, 1] == 0 or (st.inv[p, s, 0] == res and st.inv[p, s, 1] < 5):
+            return True
+    worst = -1
+    wv = 1e9
+    for s in range(slots):
+        t = st.inv[p, s, 0]
+        v = _res_worth_nb(tab, t, w) * life.count_units_nb(st.inv, st.chars, p, t)
+        if v < wv:
+            wv = v
+            worst = t
+    if worst < 0 or wv >= _res_worth_nb(tab, res, w):
+        return False
+    for s in range(slots):
+        if st.inv[p, s, 0] == worst:
+            st.inv[p, s, 0] = 0
+            st.inv[p, s, 1] = 0
+    return True
+
+
+@njit
+def place_for_objectives_nb(st, tab, p, w):
+    """Place platforms or ropes while an objective asks for them (TR-221, TR-225).
+
+    Free actions, paid with ``p``'s Wood or Cobwebs (or held rope tokens).
+    """
+    if w[BP.PLATFORMS]:
+        for slot in range(tab.plat_pos.shape[0]):
+            if life.count_units_nb(st.inv, st.chars, p, tab.rules[RU.WOOD]) < 1:
+                break
+            engine.place_platform_action_nb(st, tab, p, slot)
+    if w[BP.ROPES]:
+        r = st.pieces[p, PC.ROW]
+        c = st.pieces[p, PC.COL]
+        for dr in range(-1, 2):
+            for dc in range(-1, 2):
+                if dr == 0 and dc == 0:
+                    continue
+                if (
+                    st.chars[p, CH.ROPES] <= 0
+                    and life.count_units_nb(st.inv, st.chars, p, tab.rules[RU.COBWEB]) < 1
+                ):
+                    return
+                rr = r + dr
+                cc = c + dc
+                if 0 <= rr < st.grid.shape[1] and 0 <= cc < st.grid.shape[2]:
+                    engine.place_rope_action_nb(st, tab, p, rr, cc)
+
+
 # --- the whole turn ----------------------------------------------------------------------------
 @njit
 def player_turn_nb(st, tab, p, bot_id, bp):
@@ -696,12 +857,14 @@ def player_turn_nb(st, tab, p, bot_id, bp):
         engine.settle_nb(st, tab, p)
         if st.g[G.OVER] != 0:
             return
+    w = np.zeros(BP.N)
+    turn_weights_nb(st, tab, p, bp, w)
     gear_up_nb(st, tab, p)
-    if not draw_and_play_nb(st, tab, p, bp):
+    if not draw_and_play_nb(st, tab, p, w):
         return
-    free_actions_nb(st, tab, p, bp)
-    spend_points_nb(st, tab, p, bp)
-    free_actions_nb(st, tab, p, bp)
+    free_actions_nb(st, tab, p, w)
+    place_for_objectives_nb(st, tab, p, w)
+    spend_points_nb(st, tab, p, w)
+    free_actions_nb(st, tab, p, w)
+    place_for_objectives_nb(st, tab, p, w)
     _ = bot_id
-    _ = STATION
-    _ = np

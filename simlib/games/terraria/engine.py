@@ -269,12 +269,12 @@ def setup_nb(st, tab, cfg, seed, index):
         ch[CH.ROPES] = cfg[CFG.ROPES]  # TR-434
         cards.setup_deck_nb(st, tab, p)
     # the starting enemies: one Forest Surface day token on each of the 2 spawn squares of
-    # the central tile (TR-044..045), then the characters on butterfly squares (TR-031)
+    # the Surface Forest tiles (TR-044..045), then the characters on butterfly squares (TR-031)
     h = st.grid.shape[1] // LAYERS
     w = st.grid.shape[2] // TILE_COLS
     c0 = FOREST_COLUMNS[1] * w
-    for r in range(h):
-        for c in range(c0, c0 + w):
+    for r in range(h):  # the spawn squares of the 3 Surface Forest tiles
+        for c in range(FOREST_COLUMNS[0] * w, (FOREST_COLUMNS[2] + 1) * w):
             if st.grid[P.FEAT, r, c] & FEAT.SPAWN and st.grid[P.OCC, r, c] == 0:
                 foes.spawn_at_nb(st, tab, r, c)
     placed = 0
@@ -485,8 +485,7 @@ def dig_action_nb(st, tab, p, r, c):
         st.cnt[CNT.BLOCKS_DUG] += 1
         if res > 0 and tab.res_struct[res] == 0:
             st.cnt[CNT.RES + res] += life.inventory_add_nb(st, p, res, 1)
-        if feat & (FEAT.LARVA | FEAT.ORB):
-            bosses.broke_trigger_nb(st, tab, r, c)  # TR-392, TR-394, TR-395
+        bosses.broke_block_nb(st, tab, p, r, c, feat)  # TR-392, TR-394, TR-395
     settle_nb(st, tab, p)
     check_objectives_nb(st, tab, p)
     return True
@@ -1286,10 +1285,9 @@ def enemy_turn_nb(st, tab):
     short = 0
     ranged = 0
     if st.g[G.BOSS] >= 0:
-        n = bosses.boss_special_nb(st, tab)  # TR-406
+        bosses.boss_special_nb(st, tab)  # TR-406
         if st.g[G.OVER] != 0:
             return
-        spawn_near_boss_nb(st, tab, n)
         move, short, ranged = bosses.boss_flags_nb(st, tab)
     foes.enemy_moves_nb(st, tab)
     if st.g[G.OVER] != 0:
@@ -1299,9 +1297,8 @@ def enemy_turn_nb(st, tab):
         if st.g[G.OVER] != 0:
             return
         _spawn_on_disc_nb(st, tab)
-    if ranged == 2:
-        spawn_near_boss_nb(st, tab, 1)  # the card spawns instead of shooting (TR-408)
-    foes.enemy_attacks_nb(st, tab, short != 0, ranged == 1)
+    bosses.boss_ranged_spawn_nb(st, tab)  # a card that spawns instead of shooting (TR-408)
+    foes.enemy_attacks_nb(st, tab, short != 0, ranged != 0)
     if st.g[G.OVER] != 0:
         return
     if st.g[G.BOSS] >= 0:
@@ -1319,32 +1316,6 @@ def _spawn_on_disc_nb(st, tab):
 
 
 @njit
-def spawn_near_boss_nb(st, tab, n):
-    """Spawn ``n`` enemies on empty squares next to the boss (its special ability).
-
-    Squares are tried left to right, top to bottom among the 8 around the boss; each spawn
-    draws from the tray section of its square (``foes.spawn_at_nb``).
-    """
-    if n <= 0 or st.g[G.BOSS] < 0:
-        return
-    r0 = st.pieces[BOSS_ROW, PC.ROW]
-    c0 = st.pieces[BOSS_ROW, PC.COL]
-    done = 0
-    for dr in range(-1, 2):
-        for dc in range(-1, 2):
-            if done >= n:
-                return
-            r = r0 + dr
-            c = c0 + dc
-            if r < 0 or c < 0 or r >= st.grid.shape[1] or c >= st.grid.shape[2]:
-                continue
-            if st.grid[P.SQ, r, c] == SQ.BLOCK or st.grid[P.OCC, r, c] != 0:
-                continue
-            if foes.spawn_at_nb(st, tab, r, c) >= 0:
-                done += 1
-
-
-@njit
 def cleanup_nb(st, tab):
     """Cleanup (TR-349..353): objectives, NPCs, boss criteria, cards, the time token."""
     g = st.g
@@ -1354,7 +1325,6 @@ def cleanup_nb(st, tab):
         return
     check_npcs_nb(st, tab)  # TR-351
     bosses.check_boss_criteria_nb(st, tab)  # TR-352, TR-399
-    bosses.spawn_pending_boss_nb(st, tab)
     for p in range(g[G.PLAYERS]):
         cards.end_round_cards_nb(st, p)  # TR-105
         ch = st.chars[p]

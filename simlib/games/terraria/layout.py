@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import numba
 import numpy as np
 from numba import types
 from numba.experimental import structref
@@ -87,7 +88,7 @@ class Globals(NamedTuple):
     BEDS: int = 35  # bed houses built
     # bosses (``bosses.py``)
     TRIGGER: int = 36  # 8 columns (36..43): per boss id, the square where its criterion was
-    #                    met, ``row * 4096 + col`` (-1: none, e.g. King Slime's meter)
+    #                    met, ``row * 4096 + col + 1`` (0: none, e.g. King Slime's meter)
     BOSS_EXTRA: int = 44  # extra squares the boss moves this enemy turn (``SPECIAL.CHARGE``)
     N: int = 48
 
@@ -143,10 +144,10 @@ class Char(NamedTuple):
     MOBBED: int = 26  # enemy attacks received that were mobs (2+ enemies)
     KILLS: int = 27
     HEALED: int = 28
-    BOSS_TOKENS: int = 29  # wound tokens taken from the boss in play (TR-412, TR-419)
-    FALL_DEATHS: int = 32  # deaths caused by a fall
-    MOB_DMG: int = 33  # health lost to mobbed attacks (2+ enemies in short range)
-    MOB_DEATHS: int = 34  # deaths caused by a mobbed attack
+    FALL_DEATHS: int = 29  # deaths caused by a fall
+    MOB_DMG: int = 30  # health lost to mobbed attacks (2+ enemies in short range)
+    MOB_DEATHS: int = 31  # deaths caused by a mobbed attack
+    BOSS_TOKENS: int = 32  # wound tokens taken from the boss in play (TR-412, TR-419)
     N: int = 36
 
 
@@ -804,6 +805,34 @@ class TablesRef(structref.StructRefProxy):
 
 
 structref.define_proxy(TablesRef, TablesType, list(TablesFields._fields))
+
+
+def _getter_property(getter: Any) -> Any:
+    def get(self: Any) -> Any:
+        return getter(self)
+
+    return get
+
+
+def _add_python_getters(proxy: type, names: tuple[str, ...]) -> None:
+    """Python attribute access on a proxy (``st.grid`` in tests and reports).
+
+    Each field gets a property reading it through a small jitted getter (numba's proxies
+    have none of their own); the getters compile on first use, uncached.
+    """
+    for name in names:
+        ns: dict[str, Any] = {}
+        exec(f"def get(s):\n    return s.{name}\n", ns)  # noqa: S102 - field names only
+        getter = numba.njit(cache=False)(ns["get"])
+        setattr(proxy, name, property(_getter_property(getter)))
+
+
+if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]  # plain Python: the NamedTuples themselves stand in
+    StateRef = StateFields  # type: ignore[misc, assignment]
+    TablesRef = TablesFields  # type: ignore[misc, assignment]
+else:
+    _add_python_getters(StateRef, StateFields._fields)
+    _add_python_getters(TablesRef, TablesFields._fields)
 
 # dtype and ndim of the State fields that may be left out (scratch only some kernels use)
 _STATE_SCRATCH = {
