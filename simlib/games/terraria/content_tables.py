@@ -55,6 +55,7 @@ from simlib.games.terraria.layout import (
     BOSS_SPAWN,
     CC,
     CF,
+    CHAINS,
     CO,
     COUNTER_NAMES,
     DEBUFF,
@@ -896,8 +897,6 @@ def _compile_bosses(data, src, ids: _Ids, equip_evil, armor_evil):
 
 
 def _compile_objectives(data, src, ids: _Ids):
-    from simlib.games.terraria.layout import CHAINS
-
     obj = data["objectives"]
     where = f"{src['objectives']}: objectives"
     if not isinstance(obj, dict) or set(obj) != set(CHAINS):
