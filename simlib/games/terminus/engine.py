@@ -49,6 +49,7 @@ from simlib.games.terminus.towers import (
     build_cost_nb,
     build_nb,
     remove_source_nb,
+    sell_nb,
     site_allows_nb,
     tower_levels_nb,
     tower_stats_nb,
@@ -612,7 +613,8 @@ def setup_build_nb(tw, bl, pl, gs, params, seat, later, bp):
     pl[seat, PLC.GP] -= keep
     kind, site, line = bots.develop_choice_nb(tw, pl, params[19], params[20], params[21], lv,
                                               nlv, copies, n_sites, seat,
-                                              cfg[CFG_CHEAP + pl[seat, PLC.RACE]], bp)
+                                              cfg[CFG_CHEAP + pl[seat, PLC.RACE]],
+                                              gs[GSC.N_PLAYERS], bp)
     if kind == 1:
         do_build_nb(tw, bl, pl, gs, params, seat, line, site)
     elif kind == 0 or kind == 2:
@@ -1037,10 +1039,17 @@ def develop_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, r
             if t >= 0:
                 play_nb(hand, fdeck, pl, gs, seat, i)
                 add_blessing_nb(bl, -1, t, pl[seat, PLC.RACE])  # TB-159
+        if bp[bots.P_SELL] > 0.0:
+            s = bots.sell_choice_nb(tw, pl, params[19], params[20], lv, copies, n_sites, seat,
+                                    bp)
+            if s >= 0:  # TB-113: destroy a weak tower, rebuild anti-air on its spot
+                sell_nb(tw, bl, pl, lv, s, cfg[CFG_SELL_RULE])
+                gs[GSC.SOLD] += 1
+                do_build_nb(tw, bl, pl, gs, params, seat, LINE.AIR_GROUND, s)
         for _ in range(32):
             kind, site, line = bots.develop_choice_nb(
                 tw, pl, params[19], params[20], params[21], lv, nlv, copies, n_sites, seat,
-                cfg[CFG_CHEAP + pl[seat, PLC.RACE]], bp)
+                cfg[CFG_CHEAP + pl[seat, PLC.RACE]], n, bp)
             if kind == 0:
                 break
             if kind == 1:
@@ -1326,6 +1335,7 @@ record_dt = np.dtype(
         ("favors_played", np.int16),
         ("sanctions_played", np.int16),
         ("extra_waves", np.int16),
+        ("towers_sold", np.int16),
         ("first_leak_wave", np.int16),
         ("drakka_left", np.int16),
         ("vp_winner", np.int8),
@@ -1370,6 +1380,7 @@ def write_record_nb(dk, pl, gs, rec, game_index):
     rec["favors_played"] = gs[GSC.FAVORS_PLAYED]
     rec["sanctions_played"] = gs[GSC.SANCTIONS_PLAYED]
     rec["extra_waves"] = gs[GSC.EXTRA_WAVES]
+    rec["towers_sold"] = gs[GSC.SOLD]
     rec["first_leak_wave"] = gs[GSC.FIRST_LEAK_WAVE]
     rec["drakka_left"] = on_path_nb(dk, gs)
     mask = winners_nb(pl, n)

@@ -288,7 +288,8 @@ class GS(NamedTuple):
     FIRST_LEAK_WAVE: int = 47
     KLOG_N: int = 48  # entries in the kill log of this Wave
     KLOG: int = 49  # 49..112: dk rows killed this Wave with Bounty due (face-up cards)
-    N: int = 113
+    SOLD: int = 113  # towers destroyed for GP (TB-113)
+    N: int = 114
 
 
 WHERE_NAMES = ("unused", "deck", "path", "leaked", "trampled", "dead", "grave", "box", "waiting")
