@@ -3,8 +3,9 @@
 Sources: ``rules/terminus-breach-td.txt`` and the Terminus part of ``RULINGS.md``.
 
 Module layout: ``state.py`` (array layouts), ``move.py`` (the Drakka advance-and-draw
-kernels), ``towers.py`` (tower rules), ``engine.py`` (phases, Imperial cards, bosses,
-the Lull, the batch kernel), ``bots.py`` (scripted players), ``compile.py`` (content
+kernels), ``towers.py`` (tower rules), ``engine/`` (one module per phase: setup,
+advance, defend, resolve, develop, lull; Imperial cards, builds, levels, one Wave, the
+batch kernel; see ``engine/__init__.py``), ``bots.py`` (scripted players), ``compile.py`` (content
 tables -> arrays), ``settings.py`` (settings and presets), ``data/default.toml``
 (illustrative content: maps, tower lines, blessings, Drakka decks, bosses, class charts).
 
