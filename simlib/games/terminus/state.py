@@ -52,6 +52,9 @@ N_LINES = 3
 SCR_N = 4
 MAX_EXTRA_WAVES = 64  # clear-the-board waves after Battle 5 (TB-214); every Drakka moves
 KLOG_MAX = 64  # face-up kills logged per Wave (more are found by a scan)
+# Wraps a constant argument of a jitted call: numba compiles a separate specialization of
+# the callee for each literal int it is called with (trade_nb four times, one per row).
+I64 = np.int64
 
 
 class Where(NamedTuple):

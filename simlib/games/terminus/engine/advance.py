@@ -23,6 +23,7 @@ from simlib.games.terminus.state import (
     BFX,
     DKC,
     GSC,
+    I64,
     LINE,
     N_BATTLES,
     TWC,
@@ -42,7 +43,7 @@ def boss_rolls_nb(dk, occ, tw, gs, params, rng):
         d = boss_row_nb(gs, b)
         if dk[d, DKC.WHERE] != WHERE.PATH:
             continue
-        roll = randint_nb(20, rng)
+        roll = randint_nb(I64(20), rng)
         fx = boss_d20[b - 1, roll, 0]
         n = boss_d20[b - 1, roll, 1]
         if fx == BFX.HEAL:

@@ -15,6 +15,7 @@ from simlib.games.terminus.engine.config import (
 from simlib.games.terminus.state import (
     BLC,
     GSC,
+    I64,
     LINE,
     MAX_BLESS,
     PLC,
@@ -61,7 +62,7 @@ def blessings_from_nb(bl, site):
 @njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def renovate_nb(tw, bl, pl, lv, nlv, cover, n_sites, seat, site):
     """Renovate: the tower on ``site`` rises one level for free (TB-155)."""
-    if not upgrade_nb(tw, pl, lv, nlv, site, seat, 1):
+    if not upgrade_nb(tw, pl, lv, nlv, site, seat, I64(1)):
         return False
     if tw[site, TWC.LINE] == LINE.HOLY:
         place_blessings_nb(tw, bl, lv, cover, n_sites, site, tw[site, TWC.OWNER])
@@ -100,7 +101,7 @@ def do_upgrade_nb(tw, bl, pl, gs, params, seat, site):
     cover = params[4]
     lv = params[5]
     nlv = params[6]
-    upgrade_nb(tw, pl, lv, nlv, site, seat, 0)
+    upgrade_nb(tw, pl, lv, nlv, site, seat, I64(0))
     if tw[site, TWC.LINE] == LINE.HOLY:
         place_blessings_nb(tw, bl, lv, cover, cfg[CFG_SITES], site, seat)
 

@@ -15,6 +15,7 @@ from simlib.games.terminus.move import is_dead_nb, kill_nb
 from simlib.games.terminus.state import (
     DKC,
     GSC,
+    I64,
     IMP,
     MAX_HAND,
     PLC,
@@ -147,10 +148,10 @@ def spy_execute_nb(dk, occ, pl, gs, seat, d, tough_rule):
     if dk[d, DKC.BOSS] != 0:
         dk[d, DKC.DMG] += dk[d, DKC.SPY_DMG]
         if is_dead_nb(dk[d, DKC.DMG], dk[d, DKC.TOUGH], tough_rule):
-            kill_nb(dk, occ, pl, gs, d, seat, 0)
+            kill_nb(dk, occ, pl, gs, d, seat, I64(0))
             gs[GSC.SPY_KILLS] += 1
         return
-    kill_nb(dk, occ, pl, gs, d, seat, 0)
+    kill_nb(dk, occ, pl, gs, d, seat, I64(0))
     gs[GSC.SPY_KILLS] += 1
 
 
@@ -173,7 +174,7 @@ def carnage_nb(dk, occ, pl, gs, seat, a, k, path_len, tough_rule):
                 dk[d, DKC.DMG] += dk[d, DKC.CARNAGE_DMG]
                 if not is_dead_nb(dk[d, DKC.DMG], dk[d, DKC.TOUGH], tough_rule):
                     continue
-            kill_nb(dk, occ, pl, gs, d, seat, 1)
+            kill_nb(dk, occ, pl, gs, d, seat, I64(1))
             kills += 1
     gs[GSC.CARNAGE_KILLS] += kills
     return kills

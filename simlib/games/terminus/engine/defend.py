@@ -26,6 +26,7 @@ from simlib.games.terminus.move import is_dead_nb, kill_nb
 from simlib.games.terminus.state import (
     DKC,
     GSC,
+    I64,
     IMP,
     LINE,
     MAX_HAND,
@@ -46,7 +47,7 @@ def hit_nb(dk, occ, pl, gs, d, seat, dmg, poison, slow, pup, tough_rule, cfg):
     """
     dk[d, DKC.DMG] += dmg
     if is_dead_nb(dk[d, DKC.DMG], dk[d, DKC.TOUGH], tough_rule):
-        kill_nb(dk, occ, pl, gs, d, seat, 1)
+        kill_nb(dk, occ, pl, gs, d, seat, I64(1))
         return True
     cur = dk[d, DKC.POISON]
     new = cur
@@ -103,10 +104,10 @@ def defend_cards_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, 
     n_sites = cfg[CFG_SITES]
     i = playable_nb(hand, pl, seat, IMP.CARNAGE, wi)
     if i >= 0:
-        a, w = bots.carnage_window_nb(dk, occ, path_len, 3)
+        a, w = bots.carnage_window_nb(dk, occ, path_len, I64(3))
         if a >= 0 and (w >= 4.0 or bots.danger_nb(dk, occ, path_len) > 0):
             play_nb(hand, fdeck, pl, gs, seat, i)
-            carnage_nb(dk, occ, pl, gs, seat, a, 3, path_len, cfg[CFG_TOUGH_RULE])
+            carnage_nb(dk, occ, pl, gs, seat, a, I64(3), path_len, cfg[CFG_TOUGH_RULE])
     for _ in range(MAX_HAND):
         i = playable_nb(hand, pl, seat, IMP.SPY, wi)
         if i < 0:
@@ -115,7 +116,7 @@ def defend_cards_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, 
         if d < 0:
             break
         play_nb(hand, fdeck, pl, gs, seat, i)
-        if not countered_nb(hand, fdeck, pl, gs, -1, seat, wi):
+        if not countered_nb(hand, fdeck, pl, gs, I64(-1), seat, wi):
             spy_execute_nb(dk, occ, pl, gs, seat, d, cfg[CFG_TOUGH_RULE])
     for card in (IMP.COMBUST, IMP.FALCONRY):
         i = playable_nb(hand, pl, seat, card, wi)

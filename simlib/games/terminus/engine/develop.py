@@ -31,6 +31,7 @@ from simlib.games.terminus.engine.levels import (
 )
 from simlib.games.terminus.state import (
     GSC,
+    I64,
     IMP,
     LINE,
     PLC,
@@ -72,7 +73,7 @@ def develop_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, r
             t = bots.bless_target_nb(tw, lv, cover, n_sites, seat)
             if t >= 0:
                 play_nb(hand, fdeck, pl, gs, seat, i)
-                add_blessing_nb(bl, -1, t, pl[seat, PLC.RACE])  # TB-159
+                add_blessing_nb(bl, I64(-1), t, pl[seat, PLC.RACE])  # TB-159
         if bp[bots.P_SELL] > 0.0:
             s = bots.sell_choice_nb(tw, pl, params[19], params[20], lv, copies, n_sites, seat,
                                     bp)

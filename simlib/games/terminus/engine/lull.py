@@ -24,6 +24,7 @@ from simlib.games.terminus.engine.setup import (
 from simlib.games.terminus.state import (
     DKC,
     GSC,
+    I64,
     PLC,
     WHERE,
 )
@@ -86,7 +87,7 @@ def clear_piles_nb(dk, gs):
 def lull_nb(dk, tw, pl, deck, gs, params, b, bp, rng):
     """The Lull after Battle ``b`` (TB-006, TB-198..210)."""
     cfg = params[0]
-    tally_nb(tw, pl, gs, cfg, 0, bp)
+    tally_nb(tw, pl, gs, cfg, I64(0), bp)
     clear_piles_nb(dk, gs)
     start_battle_nb(dk, deck, gs, b + 1, rng)
     if b == 2 or b == 4:  # TB-210
@@ -96,7 +97,7 @@ def lull_nb(dk, tw, pl, deck, gs, params, b, bp, rng):
 @njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def final_scoring_nb(tw, pl, gs, cfg, bp):
     """End of game: the last tally (TB-211/219), character-level VP (TB-215..218)."""
-    tally_nb(tw, pl, gs, cfg, 1, bp)
+    tally_nb(tw, pl, gs, cfg, I64(1), bp)
     for seat in range(gs[GSC.N_PLAYERS]):
         lvl = pl[seat, PLC.LEVEL]
         if lvl > 0:

@@ -26,6 +26,7 @@ from simlib.games.terminus.engine.levels import (
 from simlib.games.terminus.state import (
     DKC,
     GSC,
+    I64,
     IMP,
     KLOG_MAX,
     MAX_HAND,
@@ -141,14 +142,14 @@ def resolve_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, r
                     held += 1
             if p >= 5 and held == 0:
                 c = bots.sanction_pick_nb(bot_id, supply)
-                if c >= 0 and trade_nb(hand, fdeck, pl, gs, seat, 3, c, rng):
+                if c >= 0 and trade_nb(hand, fdeck, pl, gs, seat, I64(3), c, rng):
                     continue
             if p >= 5:
-                trade_nb(hand, fdeck, pl, gs, seat, 2, -1, rng)
+                trade_nb(hand, fdeck, pl, gs, seat, I64(2), I64(-1), rng)
             elif p >= 3:
-                trade_nb(hand, fdeck, pl, gs, seat, 1, -1, rng)
+                trade_nb(hand, fdeck, pl, gs, seat, I64(1), I64(-1), rng)
             elif p >= 2 and bot_id == bots.PETITIONER:
-                trade_nb(hand, fdeck, pl, gs, seat, 0, -1, rng)
+                trade_nb(hand, fdeck, pl, gs, seat, I64(0), I64(-1), rng)
             else:
                 break
         price = cfg[CFG_FAVOR_PRICE] * gs[GSC.BATTLE]

@@ -26,6 +26,7 @@ from simlib.games.terminus.state import (
     CARD,
     DKC,
     GSC,
+    I64,
     LINE,
     N_BATTLES,
     PLC,
@@ -147,7 +148,7 @@ def setup_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, rng
                         left &= ~(1 << r)
                         break
                     k -= 1
-            pl[s, PLC.CLASS] = randint_nb(3, rng)
+            pl[s, PLC.CLASS] = randint_nb(I64(3), rng)
         else:
             pl[s, PLC.RACE] = seats[s, 0]
             pl[s, PLC.CLASS] = seats[s, 1]
@@ -155,7 +156,7 @@ def setup_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, rng
         pl[s, PLC.REDRAW_BATTLE] = 0
     first = initiative_nb(gs, n, rng)
     gs[GSC.ACTIVE] = first
-    start_battle_nb(dk, deck, gs, 1, rng)  # TB-061
+    start_battle_nb(dk, deck, gs, I64(1), rng)  # TB-061
     # TB-055..059: the printed build order, in turn order from the first player
     if n == 1:
         order = (0, 0, 0, 0)
@@ -220,7 +221,7 @@ def setup_build_nb(tw, bl, pl, gs, params, seat, later, bp):
                 continue
             race = pl[seat, PLC.RACE]
             if site_allows_nb(sites, s, race, LINE.AIR_GROUND) and \
-                    build_cost_nb(lv, sites, race, LINE.AIR_GROUND, s, 0) <= pl[seat, PLC.GP]:
+                    build_cost_nb(lv, sites, race, LINE.AIR_GROUND, s, I64(0)) <= pl[seat, PLC.GP]:
                 site = s
                 do_build_nb(tw, bl, pl, gs, params, seat, LINE.AIR_GROUND, s)
                 break

@@ -36,6 +36,7 @@ from simlib.games.terminus.state import (
     BLC,
     DKC,
     GSC,
+    I64,
     KLOG_MAX,
     LINE,
     MAX_BLESS,
@@ -139,7 +140,7 @@ def play_battles_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, 
     for b in range(1, N_BATTLES + 1):
         for w in range(1, WAVES_PER_BATTLE + 1):
             gs[GSC.WAVE] = w
-            play_wave_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, 1, bot_id, bp,
+            play_wave_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, I64(1), bot_id, bp,
                          rng)
             if gs[GSC.OVER] != 0:
                 gs[GSC.PANIC_B + b - 1] = gs[GSC.PANIC]
@@ -153,7 +154,7 @@ def play_battles_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, 
                 break
             gs[GSC.EXTRA_WAVES] += 1
             gs[GSC.WAVE] = WAVES_PER_BATTLE + gs[GSC.EXTRA_WAVES]
-            play_wave_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, 0, bot_id, bp,
+            play_wave_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, I64(0), bot_id, bp,
                          rng)
             if gs[GSC.OVER] != 0:
                 break
