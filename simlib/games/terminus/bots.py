@@ -57,8 +57,8 @@ PARAM_HELP = {
     "heavy": "weight of Heavy Ground towers against Air & Ground ones",
     "air": "share of the table's shooting worth that must be able to hit flying Drakka "
            "before the bot builds or upgrades Heavy Ground (0: never checked)",
-    "sell": "sell a level-1 Heavy Ground tower to rebuild Air & Ground on its spot when the "
-            "table is short of anti-air and no spot is free (0: never; 1: whenever useful)",
+    "sell": "anti-air share of the table below which a bot with no free spot sells its "
+            "lowest-level Heavy Ground tower and rebuilds Air & Ground there (0: never)",
 }
 PARAM_BOUNDS = {
     "front": (0.0, 10.0), "greed": (0.0, 10.0), "reserve": (0.0, 2000.0),
