@@ -3,8 +3,9 @@
 Sources: ``rules/terminus-breach-td.txt`` and the Terminus part of ``RULINGS.md``.
 
 Module layout: ``state.py`` (array layouts), ``move.py`` (the Drakka advance-and-draw
-kernels), ``towers.py`` (tower rules), ``engine.py`` (phases, Imperial cards, bosses,
-the Lull, the batch kernel), ``bots.py`` (scripted players), ``compile.py`` (content
+kernels), ``towers.py`` (tower rules), ``engine/`` (one module per phase: setup,
+advance, defend, resolve, develop, lull; Imperial cards, builds, levels, one Wave, the
+batch kernel; see ``engine/__init__.py``), ``bots.py`` (scripted players), ``compile.py`` (content
 tables -> arrays), ``settings.py`` (settings and presets), ``data/default.toml``
 (illustrative content: maps, tower lines, blessings, Drakka decks, bosses, class charts).
 
@@ -86,9 +87,47 @@ Readings of the checklist's open items (``shared/rules/terminus-checklist.md``)
 - TB-222: players tied on VP and GP share the win (``shared_win``; ``vp_winner`` is the
   lowest tied seat).
 
-Other readings: the bots never sell towers (selling is implemented and tested, TB-113);
-a Carnage covers 3 consecutive path squares (always side-connected, TB-230); a setup
-build keeps 25 GP for each of the seat's later setup builds.
+Other readings: a Carnage covers 3 consecutive path squares (always side-connected,
+TB-230); a setup build keeps 25 GP for each of the seat's later setup builds. The bots
+sell a tower for one reason (bot parameter ``sell``, ``bots.sell_choice_nb``): to rebuild
+Air & Ground on its spot when the table cannot shoot its flyers.
+
+Findings from the balance runs (``builder``, seed 7, 20,000 games a cell)
+-------------------------------------------------------------------------
+Survival by player count was non-monotone (Normal 1-4 players: 43 / 71 / 55 / 81 %;
+Heroic 42 / 15 / 8 / 53 %). Cause: a bot weakness, not the rules. The bots valued a tower
+by damage x rate x squares covered per GP, blind to flying: Heavy Ground towers (which
+never shoot flyers, TB-010) looked the best buys, and every character has 3 of them
+(data ``copies``). Traced over 1,000 games a cell, the towers standing at the end
+(Air & Ground / Heavy Ground) and the panic from flyers / ground Drakka were, Normal
+1-4 players: 4.0/3.0, 4.6/5.4, 3.7/7.3, 3.2/7.8 towers and 6.3/1.9, 4.9/0.5, 7.0/0.0,
+3.7/0.0 panic; Heroic 2-4 players: 2.9/5.2, 1.9/7.1, 1.8/7.2 towers and 9.2, 9.5, 6.6
+panic from flyers. So nearly all the panic came from flyers: a third player's 3 Heavy
+Ground cards let the table fill the shared Build Spots with towers that cannot shoot
+them, and survival fell; a fourth player brings back more than that loss through the
+Resolve phase, since every seat that kills nothing in a Wave takes a Petition (TB-100):
+Tax Collectors played per game rose 2.3 / 5.5 / 9.2 / 15.1 with 1-4 players. One player
+is held by its own 9 tower cards (4 + 3 + 2), which fit the Normal and Heroic maps alike,
+hence the same survival on both. The printed rules do not cause the dip: the table's
+allowance (480 GP), its 4 setup builds and the draw are the same whatever the count.
+Fix (bots): the ``air`` check (see ``bots``) and selling; defaults ``air`` 0.5, ``sell``
+0.5 for the builder. With them survival rises with the player count on every map (table
+in ``tests/test_terminus_bots.py`` and the README); ``air=0 sell=0`` gives the old bots.
+
+Panic stays near 0 until Battle 5 and about 46% of the Drakka are trampled: both follow
+from the printed rules with the illustrative data, not from a mis-modelled rule. A drawn
+Drakka enters from the deck and may stop only within its Speed of the entrance (TB-086,
+the Advance rules), one ground and one flying per square (TB-068..070), so a Draw phase
+has room for about Speed ground and Speed flying Drakka (2-5 squares each with the
+illustrative Speeds), while it draws d6 + modifier = 3 to 12 (TB-078..084); the rest are
+trampled (TB-087): 5.8 of the 16.5 drawn in Battle 1 on average. With draw modifiers
+1,2,3,4,5 the share is 44%, with 0,0,0,0,0 still 23%. The illustrative paths are 34 / 29 /
+25 squares and Speeds 2-4, so a Drakka needs 7 to 17 Advances (3 to 6 Battles of 3 Waves)
+to cross, slowed further by the queue it forms; Drakka left on the path at a Lull stay
+(TB-208), and after Battle 5 everything still on the path must leave or die in the
+clear-the-board Waves (TB-214). With the default builder and 2 players the median first
+leak is in Wave 23 (Normal), i.e. a clear-the-board Wave, and panic after Battles 1-4 is
+0.00 to two decimals. Shorter paths or faster Drakka in the data move the panic earlier.
 """
 
 from __future__ import annotations
@@ -113,7 +152,7 @@ MEASURES = ("leaks", "trampled", "kills", "boss_kills", "panic", "battle_reached
             *(f"panic_b{b}" for b in range(1, N_BATTLES + 1)),
             *(f"leaks_b{b}" for b in range(1, N_BATTLES + 1)),
             *(f"trampled_b{b}" for b in range(1, N_BATTLES + 1)),
-            "poison_kills", "carnage_kills", "spy_kills", "favors_played")
+            "poison_kills", "carnage_kills", "spy_kills", "favors_played", "towers_sold")
 PER_BATTLE = ("panic_b", "leaks_b", "trampled_b")
 PER_SEAT = ("vp", "gp", "towers", "level", "seat_kills")
 

@@ -12,6 +12,13 @@ Drakka nearest the breach and spends on defence) while chasing its own VPs in it
   table's best towers, takes Renovate and Invocation; it always shoots the Drakka nearest
   the breach (``greed`` 0).
 
+Every bot also watches the table's anti-air (``air``): Heavy Ground towers can never shoot
+a flyer (TB-010), yet per GP they look the best buys; while Build Spots are short and less
+than ``air`` of the table's shooting worth can hit flyers, a bot builds and raises only
+lines that can. With ``sell`` > 0 a bot whose table is badly short of anti-air (share below
+``sell``) and has no free spot destroys its weakest Heavy Ground tower (TB-113) and builds
+Air & Ground on that spot in the same Develop phase.
+
 Functions take the state arrays they read, then params, then ``bp``; they return choices
 and write nothing unless they say so.
 """
@@ -37,7 +44,7 @@ from simlib.games.terminus.towers import (
 )
 
 PARAM_NAMES = ("front", "greed", "reserve", "upgrade", "holy", "favor_buy", "vp_buy",
-               "sabotage", "heavy")
+               "sabotage", "heavy", "air", "sell")
 PARAM_HELP = {
     "front": "weight of a target's progress along the path (shoot the front-most)",
     "greed": "weight of a killing shot's Bounty in target choice",
@@ -48,22 +55,28 @@ PARAM_HELP = {
     "vp_buy": "share of GP turned into VP at the Lulls before the final tally",
     "sabotage": "chance of sabotaging a rival's tower with a Spy (else Execute)",
     "heavy": "weight of Heavy Ground towers against Air & Ground ones",
+    "air": "share of the table's shooting worth that must be able to hit flying Drakka "
+           "before the bot builds or upgrades Heavy Ground (0: never checked)",
+    "sell": "anti-air share of the table below which a bot with no free spot sells its "
+            "lowest-level Heavy Ground tower and rebuilds Air & Ground there (0: never)",
 }
 PARAM_BOUNDS = {
     "front": (0.0, 10.0), "greed": (0.0, 10.0), "reserve": (0.0, 2000.0),
     "upgrade": (0.0, 10.0), "holy": (0.0, 10.0), "favor_buy": (0.0, 1.0),
     "vp_buy": (0.0, 1.0), "sabotage": (0.0, 1.0), "heavy": (0.0, 10.0),
+    "air": (0.0, 1.0), "sell": (0.0, 1.0),
 }
 BOTS = {
-    "builder": (0, (1.0, 0.0, 0.0, 1.5, 1.0, 0.1, 0.1, 0.0, 1.0),
+    "builder": (0, (1.0, 0.0, 0.0, 1.5, 1.0, 0.1, 0.1, 0.0, 1.0, 0.5, 0.5),
                 "upgrades before building, builds Holy towers and blesses the best towers"),
-    "killer": (1, (0.4, 1.0, 0.0, 0.5, 0.0, 0.0, 0.3, 0.0, 1.0),
+    "killer": (1, (0.4, 1.0, 0.0, 0.5, 0.0, 0.0, 0.3, 0.0, 1.0, 0.5, 0.0),
                "greedy bounty killer: shoots what it can kill for the richest Bounty"),
-    "petitioner": (2, (1.0, 0.2, 0.0, 0.8, 0.3, 1.0, 0.2, 0.0, 0.8),
+    "petitioner": (2, (1.0, 0.2, 0.0, 0.8, 0.3, 1.0, 0.2, 0.0, 0.8, 0.5, 0.3),
                    "buys and trades for Imperial cards and plays them all"),
 }
 BUILDER, KILLER, PETITIONER = 0, 1, 2
-P_FRONT, P_GREED, P_RESERVE, P_UPGRADE, P_HOLY, P_FAVOR, P_VP, P_SABOTAGE, P_HEAVY = range(9)
+(P_FRONT, P_GREED, P_RESERVE, P_UPGRADE, P_HOLY, P_FAVOR, P_VP, P_SABOTAGE, P_HEAVY, P_AIR,
+ P_SELL) = range(11)
 
 
 @njit(_nrt=False)  # no array is created: no reference counting (see state.py)
@@ -117,8 +130,78 @@ def tower_value_nb(lv, cov, race, line, level):
 
 
 @njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+def anti_air_share_nb(tw, worth, lv, n_sites):
+    """Share of the table's shooting worth that can hit flying Drakka, and that worth.
+
+    Every standing shooting tower counts (any owner: the table survives together) with
+    its ``worth`` at its site and level; the share is -1.0 while no shooting tower stands.
+    Returns ``(share, total)``.
+    """
+    air = 0.0
+    total = 0.0
+    for s in range(n_sites):
+        if tw[s, TWC.ALIVE] == 0 or tw[s, TWC.LINE] == LINE.HOLY:
+            continue
+        r = tw[s, TWC.RACE]
+        li = tw[s, TWC.LINE]
+        k = tw[s, TWC.LEVEL] - 1
+        w = worth[r, li, k, s]
+        total += w
+        if lv[r, li, k, TSC.FLY] != 0:
+            air += w
+    if total <= 0.0:
+        return -1.0, total
+    return air / total, total
+
+
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+def spots_short_nb(tw, pl, bcost, copies, n_sites, n_players):
+    """True when Build Spots are short: no more free than Air & Ground towers still to come.
+
+    The table's characters could still build that many Air & Ground towers, so a Heavy
+    Ground tower built now may take the spot of a needed anti-air tower. (With one player
+    the 4 + 3 tower cards fit every shipped map, so a lone character is never held back.)
+    """
+    free = 0
+    for s in range(n_sites):
+        if tw[s, TWC.ALIVE] == 0 and bcost[0, LINE.AIR_GROUND, s] >= 0:
+            free += 1
+    left = 0
+    for p in range(n_players):
+        left += copies[pl[p, PLC.RACE], LINE.AIR_GROUND]
+    for s in range(n_sites):
+        if tw[s, TWC.ALIVE] != 0 and tw[s, TWC.LINE] == LINE.AIR_GROUND:
+            left -= 1
+    return free <= left
+
+
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+def air_open_nb(tw, bcost, lv, nlv, copies, n_sites, seat, race):
+    """True when ``seat`` could still add anti-air, whatever its GP (it may save for it).
+
+    It can raise one of its towers that hit flyers to the next level, or build its
+    flyer-capable line on a free site.
+    """
+    own = 0
+    free = False
+    for s in range(n_sites):
+        if tw[s, TWC.ALIVE] == 0:
+            if bcost[race, LINE.AIR_GROUND, s] >= 0:
+                free = True
+            continue
+        if tw[s, TWC.OWNER] != seat or tw[s, TWC.LINE] != LINE.AIR_GROUND:
+            continue
+        own += 1
+        k = tw[s, TWC.LEVEL]
+        if k < nlv[race, LINE.AIR_GROUND] and lv[race, LINE.AIR_GROUND, k, TSC.FLY] != 0:
+            return True
+    return free and own < copies[race, LINE.AIR_GROUND] and \
+        lv[race, LINE.AIR_GROUND, 0, TSC.FLY] != 0
+
+
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
 def develop_choice_nb(tw, pl, worth, bcost, min_build, lv, nlv, copies, n_sites, seat,
-                      cheapest, bp):
+                      cheapest, n_players, bp):
     """Best single Develop action for ``seat``: ``(kind, site, line)``.
 
     kind 0: nothing worth its GP; 1: build ``line`` on ``site``; 2: upgrade ``site``.
@@ -162,6 +245,15 @@ def develop_choice_nb(tw, pl, worth, bcost, min_build, lv, nlv, copies, n_sites,
     up = 1.0 + bp[P_UPGRADE]
     wl1 = bp[P_HEAVY]
     wl2 = bp[P_HOLY]
+    # flight-blind valuation over-builds Heavy Ground, which can never shoot the flyers
+    # that cause most of the panic: while less than ``air`` of the table's shooting worth
+    # can hit flyers (or nothing shoots yet), lines that cannot are not developed
+    no_ground = False
+    if bp[P_AIR] > 0.0:
+        share, _ = anti_air_share_nb(tw, worth, lv, n_sites)
+        no_ground = share < bp[P_AIR] and air_open_nb(tw, bcost, lv, nlv, copies, n_sites,
+                                                       seat, race) and \
+            spots_short_nb(tw, pl, bcost, copies, n_sites, n_players)
     for s in range(n_sites):
         if tw[s, TWC.ALIVE] != 0:
             if tw[s, TWC.OWNER] != seat:
@@ -172,6 +264,8 @@ def develop_choice_nb(tw, pl, worth, bcost, min_build, lv, nlv, copies, n_sites,
                 continue
             cost = lv[race, li, k, TSC.COST]
             if cost > gp:
+                continue
+            if no_ground and li != LINE.HOLY and lv[race, li, k, TSC.FLY] == 0:
                 continue
             gain = worth[race, li, k, s] - worth[race, li, k - 1, s]
             if li == LINE.HOLY:
@@ -189,6 +283,8 @@ def develop_choice_nb(tw, pl, worth, bcost, min_build, lv, nlv, copies, n_sites,
             own = own0 if li == 0 else (own1 if li == 1 else own2)
             if own >= copies[race, li]:
                 continue
+            if no_ground and li != LINE.HOLY and lv[race, li, 0, TSC.FLY] == 0:
+                continue
             v = worth[race, li, 0, s] / cost
             if li == LINE.HOLY:
                 v *= wl2
@@ -197,6 +293,54 @@ def develop_choice_nb(tw, pl, worth, bcost, min_build, lv, nlv, copies, n_sites,
             if v > best:
                 best, best_kind, best_site, best_line = v, 1, s, li
     return best_kind, best_site, best_line
+
+
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+def sell_choice_nb(tw, pl, worth, bcost, lv, copies, n_sites, seat, bp):
+    """A Heavy Ground tower ``seat`` should destroy to rebuild Air & Ground there, or -1.
+
+    TB-113 lets a player destroy one of its towers in the Develop phase. The bot does it
+    when the table is badly short of anti-air (less than ``sell`` of its shooting worth can
+    hit flyers), no Build Spot is free for a new Air & Ground tower, ``seat`` still has an
+    Air & Ground card, and the sale leaves it enough GP (above ``reserve``) to rebuild at
+    once. It gives up its lowest-level Heavy Ground tower, on the spot where an Air &
+    Ground tower is worth most (the key spot). Reads only; the engine sells and builds.
+    """
+    if bp[P_SELL] <= 0.0 or pl[seat, PLC.SOLD_WAVE] != 0:
+        return -1
+    race = pl[seat, PLC.RACE]
+    if lv[race, LINE.AIR_GROUND, 0, TSC.FLY] == 0:
+        return -1
+    own_air = 0
+    for s in range(n_sites):
+        if tw[s, TWC.ALIVE] == 0:
+            if bcost[race, LINE.AIR_GROUND, s] >= 0:
+                return -1  # a free spot: build there instead
+            continue
+        if tw[s, TWC.OWNER] == seat and tw[s, TWC.LINE] == LINE.AIR_GROUND:
+            own_air += 1
+    if own_air >= copies[race, LINE.AIR_GROUND]:
+        return -1
+    share, _ = anti_air_share_nb(tw, worth, lv, n_sites)
+    if share < 0.0 or share >= bp[P_SELL]:
+        return -1
+    best = -1
+    best_lvl = 1 << 30
+    best_w = -1.0
+    for s in range(n_sites):
+        if tw[s, TWC.ALIVE] == 0 or tw[s, TWC.OWNER] != seat or \
+                tw[s, TWC.LINE] != LINE.HEAVY_GROUND:
+            continue
+        k = tw[s, TWC.LEVEL]
+        w = worth[race, LINE.AIR_GROUND, 0, s]
+        if k < best_lvl or (k == best_lvl and w > best_w):
+            best, best_lvl, best_w = s, k, w
+    if best < 0:
+        return -1
+    back = (lv[race, LINE.HEAVY_GROUND, best_lvl - 1, TSC.COST] // 2) // 5 * 5
+    if pl[seat, PLC.GP] + back - bcost[race, LINE.AIR_GROUND, best] < bp[P_RESERVE]:
+        return -1
+    return best
 
 
 @njit(_nrt=False)  # no array is created: no reference counting (see state.py)

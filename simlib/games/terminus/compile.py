@@ -1,6 +1,6 @@
 """Terminus Breach TD content tables (TOML) and resolved settings -> the kernel's arrays.
 
-The compiled ``params`` tuple (layout documented in ``engine.py``) holds the map (path
+The compiled ``params`` tuple (layout documented in ``engine/config.py``) holds the map (path
 squares, sites, distances), the tower level tables, blessings, the Drakka cards and
 decks, bosses and their d20 tables, the Favor deck, the class charts and the seats.
 """
@@ -308,7 +308,7 @@ def parse_draw_modifier(text: str) -> list[int]:
 
 
 def compile_settings(values: dict[str, Any]) -> tuple:
-    """Resolved settings -> ``params`` tuple of arrays (layout in ``engine.py``)."""
+    """Resolved settings -> ``params`` tuple of arrays (layout in ``engine/config.py``)."""
     from simlib.games.terminus import engine
 
     data = load_data(values["data"])

@@ -19,7 +19,7 @@ and waits off the path rather than being trampled (TB-089).
 from __future__ import annotations
 
 from simlib.core.jit import njit
-from simlib.games.terminus.state import DKC, GSC, KLOG_MAX, PLC, WHERE
+from simlib.games.terminus.state import DKC, GSC, I64, KLOG_MAX, PLC, WHERE
 
 MOVED = 0
 LEAKED = 1
@@ -171,7 +171,7 @@ def advance_one_nb(dk, occ, pl, gs, d, path_len, slow_down, tough_rule, poison_c
         dk[d, DKC.DMG] += pois
         if is_dead_nb(dk[d, DKC.DMG], dk[d, DKC.TOUGH], tough_rule):
             seat = dk[d, DKC.POISON_SRC] if poison_credit != 0 else -1
-            kill_nb(dk, occ, pl, gs, d, seat, 1)
+            kill_nb(dk, occ, pl, gs, d, seat, I64(1))
             gs[GSC.POISON_KILLS] += 1
             return DIED
     speed = dk[d, DKC.SPEED] + dk[d, DKC.HASTE]

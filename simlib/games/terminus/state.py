@@ -52,6 +52,9 @@ N_LINES = 3
 SCR_N = 4
 MAX_EXTRA_WAVES = 64  # clear-the-board waves after Battle 5 (TB-214); every Drakka moves
 KLOG_MAX = 64  # face-up kills logged per Wave (more are found by a scan)
+# Wraps a constant argument of a jitted call: numba compiles a separate specialization of
+# the callee for each literal int it is called with (trade_nb four times, one per row).
+I64 = np.int64
 
 
 class Where(NamedTuple):
@@ -288,7 +291,8 @@ class GS(NamedTuple):
     FIRST_LEAK_WAVE: int = 47
     KLOG_N: int = 48  # entries in the kill log of this Wave
     KLOG: int = 49  # 49..112: dk rows killed this Wave with Bounty due (face-up cards)
-    N: int = 113
+    SOLD: int = 113  # towers destroyed for GP (TB-113)
+    N: int = 114
 
 
 WHERE_NAMES = ("unused", "deck", "path", "leaked", "trampled", "dead", "grave", "box", "waiting")

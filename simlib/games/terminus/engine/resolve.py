@@ -1,0 +1,165 @@
+"""The Resolve phase: Bounty or a Petition, Tax Collectors, trades, Favors, redraws.
+
+Part of the Terminus Breach TD engine (see ``engine/__init__.py``).
+"""
+
+from __future__ import annotations
+
+from simlib.core.jit import njit
+from simlib.core.rng import uniform_nb
+from simlib.games.terminus import bots
+from simlib.games.terminus.engine.cards import (
+    discard_favor_nb,
+    gain_favor_nb,
+    gain_sanction_nb,
+    hand_take_nb,
+    play_tax_nb,
+    playable_nb,
+)
+from simlib.games.terminus.engine.config import (
+    CFG_FAVOR_PRICE,
+)
+from simlib.games.terminus.engine.levels import (
+    level_due_nb,
+    level_up_nb,
+)
+from simlib.games.terminus.state import (
+    DKC,
+    GSC,
+    I64,
+    IMP,
+    KLOG_MAX,
+    MAX_HAND,
+    PLC,
+    WHERE,
+)
+
+
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+def collect_nb(dk, pl, gs, seat):
+    """Resolve for ``seat``: Bounty or a Petition.
+
+    Resolve for ``seat``: the Bounty of every face-up card in its Dead Drakka area if it killed this
+    Wave (TB-099), else one Petition (TB-100). Returns the GP collected.
+    """
+    if pl[seat, PLC.KILLED_WAVE] == 0:
+        pl[seat, PLC.PETITIONS] += 1
+        pl[seat, PLC.PETITIONS_GAINED] += 1
+        return 0
+    gp = 0
+    n = gs[GSC.KLOG_N]
+    if n <= KLOG_MAX:  # the Wave's face-up kills are all in the log
+        for k in range(n):
+            d = gs[GSC.KLOG + k]
+            if dk[d, DKC.KILLER] == seat and dk[d, DKC.FACEUP] != 0:
+                gp += dk[d, DKC.BOUNTY]
+                dk[d, DKC.FACEUP] = 0
+    else:
+        for d in range(gs[GSC.N_DRAKKA]):
+            if dk[d, DKC.WHERE] == WHERE.DEAD and dk[d, DKC.KILLER] == seat and \
+                    dk[d, DKC.FACEUP] != 0:
+                gp += dk[d, DKC.BOUNTY]
+                dk[d, DKC.FACEUP] = 0
+    pl[seat, PLC.GP] += gp
+    pl[seat, PLC.BOUNTY_GP] += gp
+    return gp
+
+
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+def trade_nb(hand, fdeck, pl, gs, seat, row, card, rng):
+    """Trade Petitions for Imperial cards.
+
+    Trade Petitions (TB-102..107): row 0: 2 -> 1 Favor, 1: 3 -> 3 Favors, 2: 5 -> 5 Favors, 3: 5 ->
+    1 Sanction ``card``. Returns False if not allowed.
+    """
+    need = (2, 3, 5, 5)[row]
+    if pl[seat, PLC.PETITIONS] < need:
+        return False
+    if row == 3:
+        if not gain_sanction_nb(hand, pl, gs, seat, card):
+            return False
+        pl[seat, PLC.PETITIONS] -= need
+        return True
+    pl[seat, PLC.PETITIONS] -= need
+    for _ in range((1, 3, 5)[row]):
+        gain_favor_nb(hand, fdeck, pl, gs, seat, rng)
+    return True
+
+
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+def redraw_nb(hand, fdeck, pl, gs, seat, n_discard, rng):
+    """The discard-and-redraw of ``seat``.
+
+    Discard-and-redraw (TB-121), once per Battle: discard ``n_discard`` Falconry/Apathy cards, draw
+    one fewer. Returns the cards drawn.
+    """
+    if pl[seat, PLC.REDRAW_BATTLE] == gs[GSC.BATTLE] or n_discard <= 0:
+        return 0
+    pl[seat, PLC.REDRAW_BATTLE] = gs[GSC.BATTLE]
+    gone = 0
+    i = 0
+    while i < pl[seat, PLC.HAND_N] and gone < n_discard:
+        c = hand[seat, i, 0]
+        if c == IMP.FALCONRY or c == IMP.APATHY:
+            hand_take_nb(hand, pl, seat, i)
+            discard_favor_nb(fdeck, gs, c)
+            gone += 1
+        else:
+            i += 1
+    drawn = 0
+    for _ in range(gone - 1):
+        if gain_favor_nb(hand, fdeck, pl, gs, seat, rng) >= 0:
+            drawn += 1
+    return drawn
+
+
+@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+def resolve_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng):
+    """The Resolve phase.
+
+    Resolve: Bounty or a Petition, Tax Collectors, Petition trades, buying a Favor (TB-117/118), the
+    discard-and-redraw, then level-ups.
+    """
+    cfg = params[0]
+    n = gs[GSC.N_PLAYERS]
+    wi = gs[GSC.WAVE_INDEX]
+    for k in range(n):
+        seat = (gs[GSC.ACTIVE] + k) % n
+        collect_nb(dk, pl, gs, seat)
+        for _ in range(MAX_HAND):
+            i = playable_nb(hand, pl, seat, IMP.TAX, wi)
+            if i < 0:
+                break
+            play_tax_nb(hand, fdeck, pl, gs, cfg, seat, i)
+        supply = gs[GSC.SANC:GSC.SANC + 3]
+        for _ in range(8):
+            p = pl[seat, PLC.PETITIONS]
+            if p < 2:
+                break
+            held = 0
+            for j in range(pl[seat, PLC.HAND_N]):
+                if hand[seat, j, 0] >= IMP.RENOVATE:
+                    held += 1
+            if p >= 5 and held == 0:
+                c = bots.sanction_pick_nb(bot_id, supply)
+                if c >= 0 and trade_nb(hand, fdeck, pl, gs, seat, I64(3), c, rng):
+                    continue
+            if p >= 5:
+                trade_nb(hand, fdeck, pl, gs, seat, I64(2), I64(-1), rng)
+            elif p >= 3:
+                trade_nb(hand, fdeck, pl, gs, seat, I64(1), I64(-1), rng)
+            elif p >= 2 and bot_id == bots.PETITIONER:
+                trade_nb(hand, fdeck, pl, gs, seat, I64(0), I64(-1), rng)
+            else:
+                break
+        price = cfg[CFG_FAVOR_PRICE] * gs[GSC.BATTLE]
+        if pl[seat, PLC.BOUGHT_WAVE] == 0 and pl[seat, PLC.GP] - price >= bp[bots.P_RESERVE] \
+                and bp[bots.P_FAVOR] > 0.0 and uniform_nb(rng) < bp[bots.P_FAVOR]:
+            if gain_favor_nb(hand, fdeck, pl, gs, seat, rng) >= 0:
+                pl[seat, PLC.GP] -= price
+                pl[seat, PLC.BOUGHT_WAVE] = 1
+        redraw_nb(hand, fdeck, pl, gs, seat, bots.redraw_count_nb(
+            hand[seat], pl[seat, PLC.HAND_N], bot_id), rng)
+        if level_due_nb(tw, pl, cfg, params[15], seat):
+            level_up_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng)
+
