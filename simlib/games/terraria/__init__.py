@@ -197,7 +197,7 @@ class Terraria(Game):
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "medium"
-    default_bot = "explorer"
+    default_bot = "builder"
     outcomes = ("playing", "won_objectives", "won_wall_of_flesh", "out_of_time",
                 "out_of_respawns")
 

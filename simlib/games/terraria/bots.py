@@ -20,8 +20,10 @@ Every bot plays the same turn loop with its own weights (``bp``, a float64 vecto
    ``chest`` / ``mine`` / ``wood`` / ``fight`` for what is next to it, divided by
    ``1 + cost``. The plan is kept for the turn and re-made only when an action fails.
 
-Bots: ``explorer`` (default: tiles, depth and chests first), ``builder`` (wood, houses and
-gear first) and ``fighter`` (hunts enemies and bosses).
+Bots: ``explorer`` (tiles, depth and chests first), ``builder`` (the default and the
+strongest: wood, houses and gear first) and ``fighter`` (hunts enemies and bosses). All
+read the current objectives (:func:`turn_weights_nb`): each player pushes one of the
+chains the team still needs hardest (player ``p`` the ``p mod needed``-th most advanced).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from simlib.core.jit import njit
-from simlib.games.terraria import cards, engine, life
+from simlib.games.terraria import bosses, cards, engine, life
 from simlib.games.terraria.layout import (
     AR,
     CF,
@@ -136,17 +138,17 @@ BP = _Bp()
 BOTS = {
     "explorer": (
         0,
-        (10.0, 4.0, 12.0, 6.0, 4.0, 3.0, 3.0, 2.0, 6.0, 12.0, 2.0, 4.0, 3.0, 1.0),
+        (10.0, 4.0, 12.0, 6.0, 4.0, 3.0, 3.0, 2.0, 6.0, 12.0, 6.0, 4.0, 8.0, 0.0),
         "objective rush: discovers tiles, goes deep, opens chests, mines on the way",
     ),
     "builder": (
         1,
-        (5.0, 2.0, 8.0, 10.0, 10.0, 2.0, 3.0, 2.0, 12.0, 12.0, 2.0, 8.0, 3.0, 1.0),
+        (5.0, 2.0, 8.0, 10.0, 10.0, 2.0, 3.0, 2.0, 12.0, 12.0, 6.0, 8.0, 8.0, 0.0),
         "gears up first: wood and ore, houses and crafting, then explores",
     ),
     "fighter": (
         2,
-        (6.0, 3.0, 8.0, 4.0, 3.0, 12.0, 4.0, 2.0, 6.0, 12.0, 2.0, 4.0, 3.0, 1.0),
+        (6.0, 3.0, 8.0, 4.0, 3.0, 12.0, 4.0, 2.0, 6.0, 12.0, 6.0, 4.0, 8.0, 0.0),
         "hunts enemies and bosses, keeps the team's fight chain moving",
     ),
 }
@@ -613,6 +615,12 @@ def _adjacent_acts_nb(st, tab, p, bp):
                 if role == ROLE.CRYSTAL or role == ROLE.STAR:
                     if engine.collect_action_nb(st, tab, p, k):
                         return True
+    if bosses.spend_lenses_nb(st, tab, p):  # at an altar with 3 lenses: Eye of Cthulhu
+        return True
+    for c_ in range(tab.consumables.shape[0]):  # the Guide Voodoo Doll next to lava
+        if st.held[p, c_] > 0 and tab.consumables[c_, CO.VOODOO]:
+            if engine.use_consumable_nb(st, tab, p, c_):
+                return True
     ch = st.chars[p]
     fight = bp[BP.FIGHT] > 0
     if fight and (ch[CH.AP] > 0 or ch[CH.MANA] > 0):
@@ -724,17 +732,34 @@ def turn_weights_nb(st, tab, p, bp, w):
     """
     for i in range(bp.shape[0]):
         w[i] = bp[i]
-    boost = bp[BP.BOOST]
     a = st.chars[p, CH.ARMOR]
     w[BP.MAX_LAYER] = bp[BP.DEPTH] + (tab.armor[a, AR.TIER] if a >= 0 else 0)
     w[BP.TARGET_RES] = 0
     w[BP.PLATFORMS] = 0
     w[BP.ROPES] = 0
     g = st.g
+    # the team splits the chains it needs: player p pushes the (p mod needed)-th most
+    # advanced unfinished chain harder (boost squared), the others at the plain boost
+    need = max(1, g[G.CHAINS_NEEDED] - g[G.CHAINS])
+    want = p % need
+    focus = -1
+    taken = 0  # bits of chains already ranked
+    for _ in range(want + 1):
+        best = -1
+        for chain in range(4):
+            if g[G.OBJ + chain] >= 10 or taken & (1 << chain):
+                continue
+            if best < 0 or g[G.OBJ + chain] > g[G.OBJ + best]:
+                best = chain
+        if best < 0:
+            break
+        focus = best
+        taken |= 1 << best
     for chain in range(4):
         at = g[G.OBJ + chain]
         if at >= 10:
             continue
+        boost = bp[BP.BOOST] * (bp[BP.BOOST] if chain == focus else 1.0)
         row = tab.objectives[chain * 10 + at]
         cnt = row[OB.COUNTER]
         if cnt == CNT.TILES or cnt == CNT.BIOMES:
