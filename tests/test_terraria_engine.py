@@ -81,8 +81,10 @@ def test_setup_characters_decks_and_pools():  # TR-028..031, TR-067, TR-068, TR-
         assert r // h == 0 and c // w == 8  # the central Surface Forest tile
         for s, slot in enumerate(("copper_shortsword", "copper_axe", "copper_pickaxe")):
             assert names()["equipment"][ch[CH.WEAPON + s]] == slot  # TR-030
-    assert (st.pieces[0, PC.ROW], st.pieces[0, PC.COL]) != (st.pieces[1, PC.ROW],
-                                                            st.pieces[1, PC.COL])
+    assert (st.pieces[0, PC.ROW], st.pieces[0, PC.COL]) != (
+        st.pieces[1, PC.ROW],
+        st.pieces[1, PC.COL],
+    )
     assert st.tiles[TP.KNOWN].sum() == 4  # the 3 Surface Forest tiles and the Underground one
 
 
@@ -147,7 +149,8 @@ def test_cleanup_advances_the_time_token_and_wraps():  # TR-353, TR-105, TR-104
 
 
 # --- objectives ----------------------------------------------------------------------------
-def test_objectives_complete_in_order_with_rewards_and_win():  # TR-059, TR-060, TR-062..065, TR-424
+def test_objectives_complete_in_order_with_rewards_and_win():
+    # TR-059, TR-060, TR-062, TR-063, TR-065, TR-424
     st, tab, cfg = new_game(chains=1)
     o = tab.objectives[0]  # the first Dig objective
     assert o[OB.CHAIN] == 0
@@ -205,9 +208,7 @@ def test_building_the_workbench_house():  # TR-233..236, TR-241, TR-248, TR-198
     assert engine.can_build_nb(st, tab, 0, hid)
     w, h = tab.houses[hid, 0], tab.houses[hid, 1]
     assert not engine.build_house_nb(st, tab, 0, hid, r - h + 1, c - 20)  # not adjacent
-    ok = any(
-        engine.build_house_nb(st, tab, 0, hid, r - h + 1, cc) for cc in (c + 1, c - w)
-    )
+    ok = any(engine.build_house_nb(st, tab, 0, hid, r - h + 1, cc) for cc in (c + 1, c - w))
     assert ok
     assert st.g[G.STATIONS] & STATION.WORKBENCH and st.cnt[CNT.HOUSES] == 1
     assert st.house_at[0, HA.ID] == hid and st.g[G.FREE_HOUSES] == 1
@@ -366,8 +367,10 @@ def test_attacks_need_range_and_an_action_point():  # TR-258, TR-260, TR-271
     st, tab, cfg = new_game()
     foe = next(k for k in range(4, 44) if st.pieces[k, PC.KIND] != KIND.NONE)
     st.chars[0, CH.AP] = 1
-    far = max(abs(st.pieces[foe, PC.ROW] - st.pieces[0, PC.ROW]),
-              abs(st.pieces[foe, PC.COL] - st.pieces[0, PC.COL]))
+    far = max(
+        abs(st.pieces[foe, PC.ROW] - st.pieces[0, PC.ROW]),
+        abs(st.pieces[foe, PC.COL] - st.pieces[0, PC.COL]),
+    )
     if far > 1:  # the copper shortsword reaches adjacent squares only
         assert engine.attack_action_nb(st, tab, 0, foe) == -1
         assert st.chars[0, CH.AP] == 1
@@ -385,3 +388,154 @@ def test_whole_games_keep_the_invariants(seed):  # TR-188, TR-195, TR-288, TR-35
     assert (df["day"] >= 1).all() and (df["deaths"] >= 0).all()
     lost = df["outcome"].isin(["out_of_time", "out_of_respawns"])
     assert (df.loc[~lost, "win"]).all() and not df.loc[lost, "win"].any()
+
+
+# --- the round's phases -----------------------------------------------------------------------
+def test_round_one_skips_preparation_and_seven_sunrises_end_the_game():
+    # TR-078, TR-068, TR-081, TR-426, TR-077
+    vals = GAME.resolve("hard", {"players": 2})
+    tab, cfg = GAME.compile(vals)
+    bot = GAME.bot(None)
+    bp = np.array(list(bot.params.values()), dtype=np.float64)
+    df = GAME.records_to_frame(GAME.play_batch((tab, cfg), bot.id, bp, 4, 0, 24))
+    spaces = tab.time_track.shape[0]
+    late = df[df["outcome"] == "out_of_time"]
+    assert len(late) > 0
+    # the first sunrise preparation is round 1 + spaces; the 7th discards the last token
+    assert (late["rounds"] == 7 * spaces + 1).all() and (late["day"] == 8).all()
+
+
+def test_records_name_every_outcome_and_measure():  # TR-428, TR-429
+    df = GAME.records_to_frame(
+        GAME.play_batch(
+            _compiled(), 0, np.array(list(GAME.bot("explorer").params.values())), 1, 0, 4
+        )
+    )
+    assert list(df["outcome"].cat.categories) == [
+        "playing",
+        "won_objectives",
+        "won_wall_of_flesh",
+        "out_of_time",
+        "out_of_respawns",
+    ]
+    for col in (
+        "chains",
+        "objectives",
+        "day",
+        "deaths",
+        "falls",
+        "fall_damage",
+        "duels",
+        "bosses",
+        "deepest_layer",
+        "mobbed",
+        "fall_deaths",
+        "mob_deaths",
+    ):
+        assert col in df.columns
+
+
+def test_cleanup_checks_objectives_then_npcs_then_moves_time():
+    # TR-349, TR-350, TR-351, TR-352, TR-365
+    st, tab, cfg = new_game()
+    st.g[G.ROUND] = 1
+    o = tab.objectives[10]  # Fight objective 1
+    st.cnt[o[OB.COUNTER] + o[OB.PARAM]] = o[OB.AMOUNT]
+    st.chars[1, CH.COINS] = 12
+    st.g[G.HOUSES] = 1
+    st.g[G.FREE_HOUSES] = 1
+    st.house_at[0, HA.ID] = 0
+    st.house_at[0, HA.NPC] = -1
+    engine.cleanup_nb(st, tab)
+    assert st.g[G.OBJ + 1] >= 1  # checked at cleanup (TR-064 also checks after actions)
+    assert st.g[G.NPCS] & (1 << NPC.MERCHANT) and st.house_at[0, HA.NPC] == NPC.MERCHANT
+    assert st.g[G.TIME] == 1
+    st.chars[1, CH.COINS] = 0
+    engine.cleanup_nb(st, tab)
+    assert st.g[G.NPCS] & (1 << NPC.MERCHANT)  # an NPC never unspawns (TR-366)
+
+
+def test_one_npc_per_house_in_table_order():  # TR-247, TR-364, TR-368
+    st, tab, cfg = new_game()
+    st.g[G.DIED] = 1
+    st.chars[0, CH.COINS] = 10
+    st.g[G.HOUSES] = 1
+    st.g[G.FREE_HOUSES] = 1
+    st.house_at[0, HA.ID] = 0
+    st.house_at[0, HA.NPC] = -1
+    engine.check_npcs_nb(st, tab)
+    assert st.g[G.NPCS] == 1 << NPC.NURSE and st.cnt[CNT.NPCS] == 1
+
+
+def test_sunrise_resets_the_houses_and_fires_npc_powers():
+    # TR-086, TR-087, TR-088, TR-376, TR-380, TR-356
+    st, tab, cfg = new_game()
+    st.g[G.BOTTLE] = 1
+    st.g[G.COOKED] = 3
+    st.g[G.STATIONS] |= STATION.COOKING_POT
+    st.g[G.COOK_LEFT] = 0
+    st.g[G.NPCS] |= (1 << NPC.DRYAD) | (1 << NPC.GOBLIN)
+    poison = next(c for c in range(tab.cards.shape[0]) if tab.cards[c, CF.SHOP] == 5)
+    cards.gain_card_nb(st, 0, poison)  # a debuff in the discard pile
+    engine.preparation_nb(st, tab, 0, np.zeros(16))
+    assert st.g[G.BOTTLE] == 0 and st.g[G.COOKED] == 0 and st.g[G.COOK_LEFT] == 15
+    assert st.g[G.DRYAD_DIE] == 1
+    assert poison not in st.deck[0, PILE.DISCARD, : st.npile[0, PILE.DISCARD]]  # scrapped
+
+
+def test_platforms_cost_a_wood_and_ropes_a_cobweb():  # TR-221, TR-225, TR-226
+    st, tab, cfg = new_game()
+    assert not engine.place_platform_action_nb(st, tab, 0, 0)
+    give(st, 0, "wood", 1)
+    placed = any(
+        engine.place_platform_action_nb(st, tab, 0, s) for s in range(tab.plat_pos.shape[0])
+    )
+    assert placed and st.cnt[CNT.PLATFORMS] == 1
+    r, c = st.pieces[0, PC.ROW], st.pieces[0, PC.COL]
+    assert not engine.place_rope_action_nb(st, tab, 0, r - 1, c)
+    give(st, 0, "cobweb", 1)
+    assert engine.place_rope_action_nb(st, tab, 0, r - 1, c) and st.cnt[CNT.ROPES] == 1
+
+
+def test_before_drawing_the_best_owned_gear_goes_on_top():  # TR-091, TR-208, TR-218
+    from simlib.games.terraria import bots
+
+    st, tab, cfg = new_game()
+    iron = ident("equipment", "iron_pickaxe")
+    st.owned[0, iron] += 1
+    wood = ident("armor", "wood")
+    st.owned[0, tab.equip.shape[0] + wood] += 1
+    bots.gear_up_nb(st, tab, 0)
+    assert st.chars[0, CH.PICK] == iron and st.chars[0, CH.ARMOR] == wood
+
+
+def test_a_shared_reward_is_given_once():  # TR-061, TR-060
+    st, tab, cfg = new_game()
+    i = next(
+        i
+        for i in range(40)
+        if tab.objectives[i, OB.SHARED] and tab.objectives[i, OB.REWARD] == RK.CONSUMABLE
+    )
+    row = tab.objectives[i]
+    st.g[G.OBJ + i // 10] = i % 10  # make it the chain's current objective
+    cid = row[OB.REWARD + 1]
+    st.cnt[row[OB.COUNTER] + row[OB.PARAM]] = row[OB.AMOUNT]
+    engine.check_objectives_nb(st, tab, 1)
+    assert st.held[1, cid] >= 1 and st.held[0, cid] == 0  # once, to the completing player
+
+
+def test_objectives_are_checked_after_an_action():  # TR-064, TR-065, TR-063
+    st, tab, cfg = new_game()
+    o = tab.objectives[0]
+    st.cnt[o[OB.COUNTER] + o[OB.PARAM]] = o[OB.AMOUNT]  # met before the action: whole game
+    st.chars[0, CH.AP] = 2
+    moved = engine.step_action_nb(st, tab, 0, 0, 1) or engine.step_action_nb(st, tab, 0, 0, -1)
+    assert moved and st.g[G.OBJ] >= 1
+    assert st.g[G.CHAINS] == 0  # a chain counts only once all 10 are done
+
+
+def test_a_debuff_card_played_costs_health_and_can_kill():  # TR-289, TR-290
+    st, tab, cfg = new_game()
+    st.chars[0, CH.HP] = 1
+    engine.lose_health_nb(st, tab, 0, 1)
+    assert st.chars[0, CH.IN_WORLD] == 0 and st.g[G.TOMBS] == 3

@@ -170,6 +170,44 @@ Enemies, death and respawn (:mod:`~simlib.games.terraria.foes`,
   ``RU.STAR_MANA`` (data) up to ``RU.MAX_HP`` / ``RU.MAX_MANA``. TR-400 (open): the slimes
   meter stops once King Slime has spawned; reaching 8 marks King Slime pending.
 >>>>>>> trf
+
+Readings of the engine, the decks and the bots (``engine.py``, ``cards.py``, ``bots.py``)
+-------------------------------------------------------------------------------------
+- TR-078 (open): round 1 starts at the player turn; the first time limit token goes at the
+  second sunrise, so a standard game lasts 7 full days (the 7th discard ends it).
+- TR-079: the simultaneous player turn is played seat by seat (seat 0 first); the bots
+  cooperate through shared goals (each pushes one of the chains the team needs) and
+  donations to crafting and building (TR-198, from the builder first, then seat order).
+- TR-064 / TR-065 (open): counters cover the whole game; objectives are checked after every
+  action and at cleanup, so one check may complete several objectives of a chain. An ALL
+  reward goes to every player; a SHARED one once, to the player whose action completed it
+  (at cleanup: the round's first player) (TR-061).
+- TR-094, TR-101, TR-104..107: see ``cards.py`` (an empty draw and discard pile give a
+  smaller hand; coin icons are this turn's money, spent before the dial; unspent action
+  points, dig and chop are lost; played cards stay in play through the enemy turn and their
+  defence and attack icons apply to every attack of the round).
+- TR-108..111: the bots put a debuff card into the ready slot instead of playing it when
+  the slot holds no other debuff (it then stays there: a card in the ready slot is drawn
+  only when its owner chooses), and play every other card.
+- TR-155 / TR-160 (open): a chest's cards come at random from the chest deck of the biome
+  the opener stands in; with fewer left, what remains; the reward is the layer of the chest;
+  the bots keep the card whose reward is worth most to them, the others go back.
+- TR-186 / TR-187 (open): slot 5 (15 coins) before slot 6 (25 coins).
+- TR-233..242: a house's footprint (data) goes on empty air squares of discovered tiles,
+  one of them adjacent to the builder, standing on a block or a house; its squares block
+  sight and enemies (``FEAT.HOUSE``); every house square and the squares over its roof get
+  a floor, so characters walk through and on it; Acorns under it are removed.
+- TR-254 / TR-257 (open): the placed bottle and cooking pot only need to stand somewhere;
+  their use resets at sunrise. TR-367 / TR-368 (open): NPC criteria are read at cleanup
+  ("has died" and "boss defeated" count if they ever happened); one NPC per free house in
+  the order Nurse, Merchant, Dryad, Goblin Tinkerer, Demolitionist.
+- TR-374 (open): a Merchant purchase takes a random card of the chosen (8 or 15 coin) pile,
+  as the top of a face-down pile. TR-380 / TR-382 / TR-383 (open): at sunrise the Goblin
+  Tinkerer scraps a debuff card of each player (if any); the Demolitionist sells each player
+  with 20+ coins one bomb for 10.
+- Debuff cards (data): a debuff card played costs its ``HURT`` health (illustrative).
+- Life crystals and fallen stars are collected for free from an adjacent square
+  (TR-306, open) and raise the maximum by ``RU.CRYSTAL_HP`` / ``RU.STAR_MANA`` (data).
 """
 
 from __future__ import annotations
