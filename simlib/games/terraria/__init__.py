@@ -236,8 +236,7 @@ class Terraria(Game):
     presets = _settings.PRESETS
     default_preset = "medium"
     default_bot = "builder"
-    outcomes = ("playing", "won_objectives", "won_wall_of_flesh", "out_of_time",
-                "out_of_respawns")
+    outcomes = ("won_objectives", "won_wall_of_flesh", "out_of_time", "out_of_respawns")
 
     def __init__(self) -> None:
         from simlib.games.terraria import bots as _bots

@@ -58,7 +58,7 @@ def record_nb(st, tab, index, rec):
     over = g[G.OVER]
     rec["game_index"] = index
     rec["win"] = over == OUT.WON_OBJECTIVES or over == OUT.WON_WALL_OF_FLESH
-    rec["outcome"] = over
+    rec["outcome"] = over - 1  # OUT codes start at 1 (0 is a game still playing)
     rec["rounds"] = g[G.ROUND]
     rec["chains"] = g[G.CHAINS]
     rec["objectives"] = g[G.OBJ] + g[G.OBJ + 1] + g[G.OBJ + 2] + g[G.OBJ + 3]
