@@ -106,13 +106,18 @@ class SubTerra(Game):
             _engine.play_range_nb(compiled, bid, bp, s, first, out, b * BLOCK,
                                   min(count, (b + 1) * BLOCK))
 
+        done = 0
+        if n_blocks > 0 and not getattr(_engine.play_range_nb, "signatures", True):
+            block(0)  # first call in this process: compile (or load) here, once
+            done = 1
         if threads <= 1:
-            for b in range(n_blocks):
+            for b in range(done, n_blocks):
                 block(b)
         else:
-            # blocks are dealt to threads as they free up; the kernel releases the GIL
+            # blocks are dealt to threads as they free up (the kernel releases the GIL);
+            # game i's record depends on i only, never on its thread
             with ThreadPoolExecutor(threads) as pool:
-                for _ in pool.map(block, range(n_blocks)):
+                for _ in pool.map(block, range(done, n_blocks)):
                     pass
         return out
 
