@@ -9,27 +9,29 @@ import pytest
 
 from simlib.core.jit import njit
 
+# cache=False below: a kernel loaded from the cache never compiles its callees, so their
+# signatures would not show
 JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
 
 
-@njit
+@njit(cache=False)  # compiled in this process, so the signatures are visible
 def _scale(x, k):
     return x * k
 
 
-@njit
+@njit(cache=False)  # compiled in this process, so the signatures are visible
 def _calls_with_constants(x):
     # two different constants: numba alone would compile _scale twice (Literal[int](2),
     # Literal[int](3)); the factory compiles it once for (int64, int64)
     return _scale(x, 2) + _scale(x, 3)
 
 
-@njit
+@njit(cache=False)  # compiled in this process, so the signatures are visible
 def _pick(t, i):
     return t[i]  # a heterogeneous tuple can only be indexed by a literal
 
 
-@njit
+@njit(cache=False)  # compiled in this process, so the signatures are visible
 def _calls_needing_a_literal(x):
     t = (x, 1.5)
     return _pick(t, 1)
