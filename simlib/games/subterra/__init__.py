@@ -39,10 +39,8 @@ health lost to gas entry is counted with gas damage. Hide lasts until the End Ph
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -55,7 +53,7 @@ from simlib.games.subterra.state import MAX_CAVERS
 
 __all__ = ["GAME", "SubTerra"]
 
-BLOCK = 64  # games per kernel call on a thread (state allocated once per block)
+BLOCK = 64  # games per block inside the batch kernel (state allocated once per block)
 
 MEASURES = (
     "escaped", "left_behind", "tiles_revealed", "exit_revealed_round", "knockouts",
@@ -96,29 +94,8 @@ class SubTerra(Game):
         """Play games ``start .. start+count-1`` and return their records."""
         out = np.zeros(count, dtype=_engine.record_dt)
         bp = np.ascontiguousarray(bot_params, dtype=np.float64)
-        bid = int(bot_id)
-        s = np.uint64(seed)
-        first = int(start)
-        n_blocks = (count + BLOCK - 1) // BLOCK
-        threads = min(numba.get_num_threads(), n_blocks)
-
-        def block(b: int) -> None:
-            _engine.play_range_nb(compiled, bid, bp, s, first, out, b * BLOCK,
-                                  min(count, (b + 1) * BLOCK))
-
-        done = 0
-        if n_blocks > 0 and not getattr(_engine.play_range_nb, "signatures", True):
-            block(0)  # first call in this process: compile (or load) here, once
-            done = 1
-        if threads <= 1:
-            for b in range(done, n_blocks):
-                block(b)
-        else:
-            # blocks are dealt to threads as they free up (the kernel releases the GIL);
-            # game i's record depends on i only, never on its thread
-            with ThreadPoolExecutor(threads) as pool:
-                for _ in pool.map(block, range(done, n_blocks)):
-                    pass
+        _engine.play_batch_nb(compiled, int(bot_id), bp, np.uint64(seed), int(start), out,
+                              BLOCK)
         return out
 
     def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:

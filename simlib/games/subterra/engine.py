@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlib.core.jit import njit
+from simlib.core.jit import njit, njit_parallel, prange
 from simlib.core.rng import randint_nb, seed_state_nb, shuffle_nb, skill_check_nb
 from simlib.games.subterra import bots
 from simlib.games.subterra.state import (
@@ -668,7 +668,7 @@ def game_over_nb(cv, gs):
     return True
 
 
-@njit(inline="always")
+@njit
 def take_turn_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, bot_id, bp, rng):
     """Caver ``c``'s turn: 2 action points, an optional exert for a third (ST-072..081).
 
@@ -677,8 +677,8 @@ def take_turn_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, bot_id, bp
     """
     if cv[c, CFC.REMOVED] != 0 or cv[c, CFC.HP] <= 0:
         return
-    ap = np.int64(2)  # not a literal: decide_nb is compiled once (int64, bool)
-    exerted = np.bool_(False)
+    ap = 2
+    exerted = False
     for _ in range(12):
         if cv[c, CFC.HP] <= 0 or gs[GFC.OVER] != 0:
             break
@@ -812,7 +812,7 @@ def next_seat_nb(cv, gs, seat):
     return seat
 
 
-@njit(inline="always")
+@njit
 def play_rounds_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, bot_id, bp, rng):
     """Play rounds until the game ends (ST-050, ST-052..055). Writes every state array."""
     n_cav = gs[GFC.N_CAVERS]
@@ -944,7 +944,7 @@ def write_record_nb(tl, cv, gs, rec, game_index):
             rec["leave_round"][c] = -2
 
 
-@njit(inline="always")
+@njit
 def play_one_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, bot_id, bp, seed,
                 game_index, rec, rng):
     """Play game ``game_index`` of run ``seed`` on preallocated state; fill ``rec``.
@@ -959,18 +959,20 @@ def play_one_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, bot_id, 
     clear_grid_nb(tl, grid, gs)
 
 
-@njit
-def play_range_nb(params, bot_id, bp, seed, start, out, lo, hi):
-    """Play games ``start+lo .. start+hi-1`` into ``out[lo:hi]`` (written).
+@njit_parallel
+def play_batch_nb(params, bot_id, bp, seed, start, out, block):
+    """Play games ``start .. start+len(out)-1`` in parallel into ``out`` (written).
 
-    The state is allocated once for the range and reused, so no game allocates. Each
-    game's stream depends on (seed, index) only. The batch (``SubTerra.play_batch``) runs
-    blocks of games through this kernel on several threads (it releases the GIL): a
-    ``parallel=True`` kernel here would cost four more compiled copies of the whole game
-    on a cold cache (about 8 s of the cold compile, measured).
+    Games are dealt in blocks of ``block``; each block allocates its state once and
+    reuses it, so no game allocates. Each game's stream depends on (seed, index) only.
     """
-    tl, nb, grid, cv, hz, gs, stack, deck, scratch = alloc_nb()
-    rng = np.zeros(4, np.uint64)
-    for i in range(lo, hi):
-        play_one_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, bot_id, bp,
-                    seed, start + i, out[i], rng)
+    count = out.shape[0]
+    n_blocks = (count + block - 1) // block
+    for b in prange(n_blocks):
+        tl, nb, grid, cv, hz, gs, stack, deck, scratch = alloc_nb()
+        rng = np.zeros(4, np.uint64)
+        lo = b * block
+        hi = min(count, lo + block)
+        for i in range(lo, hi):
+            play_one_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, bot_id, bp,
+                        seed, start + i, out[i], rng)
