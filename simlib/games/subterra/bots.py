@@ -1315,7 +1315,7 @@ def decide_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, ap, exerted, bot_id,
                   can_reveal, buf)
     st = int(buf[2, 0])  # queue[0] is this tile
     ec_t = buf[0, 0]
-    ph_t = goal_steps_at_nb(tl, nb, phi, php, t, cv[c, CFC.SIDE], w_swim, w_sq, w_dig)
+    ph_t = goal_steps_at_nb(tl, nb, phi, php, t, np.int64(cv[c, CFC.SIDE]), w_swim, w_sq, w_dig)
     heal_amt = cv[c, CFC.AB_VALUE] if cv[c, CFC.ABILITY] == ABILITY.EXTRA_HEAL else 1
     unreach = 40.0
     base_t = cc[0] * risk

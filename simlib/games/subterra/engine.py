@@ -250,9 +250,9 @@ def reveal_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, d, bot_id, bp
     while gs[GFC.STACK_POS] < gs[GFC.STACK_N]:
         k = gs[GFC.STACK_POS]
         gs[GFC.STACK_POS] = k + 1
-        ty = stack[k, 0]
+        ty = np.int64(stack[k, 0])  # int64 like setup_nb: place_tile_nb compiles once
         base = stack[k, 1]
-        faces = stack[k, 2]
+        faces = np.int64(stack[k, 2])
         if ty == TILE.LEDGE or ty == TILE.SLIDE:
             # straight along the arrow: open towards the revealer and away from it
             mask = (1 << d) | (1 << need)
@@ -295,7 +295,7 @@ def reveal_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, d, bot_id, bp
 @njit
 def step_nb(tl, nb, cv, gs, c, d, rng):
     """Caver ``c`` crosses into the connected neighbour through side ``d``."""
-    t = nb[cv[c, CFC.TILE], d]
+    t = np.int64(nb[cv[c, CFC.TILE], d])  # int64 like Explore: enter_tile_nb compiles once
     enter_tile_nb(tl, cv, gs, c, t, opp_nb(d), rng)
 
 

@@ -1,0 +1,54 @@
+"""The jit factory: calls between kernels compile for plain (non-literal) argument types."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from simlib.core.jit import njit
+
+# cache=False below: a kernel loaded from the cache never compiles its callees, so their
+# signatures would not show
+JIT = os.environ.get("NUMBA_DISABLE_JIT") != "1"
+
+
+@njit(cache=False)  # compiled in this process, so the signatures are visible
+def _scale(x, k):
+    return x * k
+
+
+@njit(cache=False)  # compiled in this process, so the signatures are visible
+def _calls_with_constants(x):
+    # two different constants: numba alone would compile _scale twice (Literal[int](2),
+    # Literal[int](3)); the factory compiles it once for (int64, int64)
+    return _scale(x, 2) + _scale(x, 3)
+
+
+@njit(cache=False)  # compiled in this process, so the signatures are visible
+def _pick(t, i):
+    return t[i]  # a heterogeneous tuple can only be indexed by a literal
+
+
+@njit(cache=False)  # compiled in this process, so the signatures are visible
+def _calls_needing_a_literal(x):
+    t = (x, 1.5)
+    return _pick(t, 1)
+
+
+@pytest.mark.skipif(not JIT, reason="compiled kernels only")
+def test_constant_arguments_compile_one_plain_signature():
+    assert _calls_with_constants(np.int64(5)) == 25
+    sigs = [tuple(str(a) for a in s) for s in _scale.signatures]
+    assert sigs == [("int64", "int64")]
+
+
+@pytest.mark.skipif(not JIT, reason="compiled kernels only")
+def test_a_kernel_that_needs_a_literal_still_compiles():
+    assert _calls_needing_a_literal(np.int64(5)) == 1.5
+    assert all("Literal" in str(s[1]) for s in _pick.signatures)
+
+
+def test_plain_python_mode_is_untouched():
+    assert _scale(4, 3) == 12
