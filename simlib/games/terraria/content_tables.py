@@ -30,7 +30,7 @@ Readings settled here (the package docstring repeats them):
   one with tokens in both pools; whether a token in the world is a night token (removed
   at sunrise, TR-083) is ``tray_night`` of the token it was drawn as.
 - Debuff cards are ordinary cards of ``SHOP.DEBUFF`` whose effects are data: Poisoned
-  and On Fire! cost 1 health when played (``CF.HURT``), Frozen is a dead card.
+  costs 1 health when played (``CF.HURT``); On Fire! and Frozen are dead cards.
 - The starting deck's Explore More is the same card as the Guide's (its ``COPIES`` are the
   Guide pile; the 4 starting decks are extra).
 """
