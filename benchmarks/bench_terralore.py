@@ -15,11 +15,12 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import run_snippet  # noqa: E402
 
 WORKER = r"""
 import json, os, sys, time, statistics
@@ -58,16 +59,7 @@ print(f'{{"seconds": {el}, "seat0": {res.df["win"].mean()}}}')
 
 
 def _run(code, args, env_extra=None, timeout=3600):
-    env = dict(os.environ)
-    env.pop("NUMBA_DISABLE_JIT", None)
-    env.update(env_extra or {})
-    # plain-Python mode warns on the generator's intended uint64 wrap-around
-    out = subprocess.run([sys.executable, "-W", "ignore::RuntimeWarning", "-c", code,
-                          *map(str, args)], env=env, capture_output=True, text=True,
-                         timeout=timeout)
-    if out.returncode != 0:
-        raise RuntimeError(out.stderr[-2000:])
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_snippet(code, args, env_extra, timeout)
 
 
 def main(argv=None):
