@@ -132,10 +132,6 @@ print(json.dumps({"rates": out}))
 """
 
 
-def _run(code, args, env_extra=None, timeout=3600):
-    return run_snippet(code, args, env_extra, timeout)
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -147,21 +143,21 @@ def main(argv=None):
     print("Sub Terra, Normal, 4 cavers, default bot; medians of", reps, "runs\n")
 
     rows = []
-    py = _run(WORKER, ["games", 40 if quick else 100, 3, 0], {"NUMBA_DISABLE_JIT": "1"})
+    py = run_snippet(WORKER, ["games", 40 if quick else 100, 3, 0], {"NUMBA_DISABLE_JIT": "1"})
     rows.append(("games/s, plain Python", py["rate"], "-"))
     for th in (1, 2):
-        r = _run(WORKER, ["games", n_games, reps, th])
+        r = run_snippet(WORKER, ["games", n_games, reps, th])
         rows.append((f"games/s, numba, {th} thread{'s' if th > 1 else ''} (wall)", r["rate"],
                      f"{r['rate'] / py['rate']:.0f}x"))
         rows.append((f"games/s, numba, {th} thread{'s' if th > 1 else ''} (CPU time)",
                      r["cpu_rate"], "-"))
-    bpy = _run(WORKER, ["bfs", 2_000 if quick else 20_000, 3, 1], {"NUMBA_DISABLE_JIT": "1"})
-    bnb = _run(WORKER, ["bfs", 2_000_000, reps, 1])
+    bpy = run_snippet(WORKER, ["bfs", 2_000 if quick else 20_000, 3, 1], {"NUMBA_DISABLE_JIT": "1"})
+    bnb = run_snippet(WORKER, ["bfs", 2_000_000, reps, 1])
     rows.append((f"BFS calls/s, plain Python ({bpy['tiles']}-tile cave)", bpy["rate"], "-"))
     rows.append((f"BFS calls/s, numba ({bnb['tiles']}-tile cave)", bnb["rate"],
                  f"{bnb['rate'] / bpy['rate']:.0f}x"))
-    rpy = _run(WORKER, ["rng", 200_000, 3, 1], {"NUMBA_DISABLE_JIT": "1"})
-    rnb = _run(WORKER, ["rng", 100_000_000, reps, 1])
+    rpy = run_snippet(WORKER, ["rng", 200_000, 3, 1], {"NUMBA_DISABLE_JIT": "1"})
+    rnb = run_snippet(WORKER, ["rng", 100_000_000, reps, 1])
     rows.append(("d6 rolls/s, plain Python", rpy["rate"], "-"))
     rows.append(("d6 rolls/s, numba", rnb["rate"], f"{rnb['rate'] / rpy['rate']:.0f}x"))
 
@@ -171,8 +167,8 @@ def main(argv=None):
         print(f"{name:<{width}}  {rate:>14,.0f}  {ratio:>9}")
     print("\nstart-up, one game through simlib.run in a fresh process:")
     with tempfile.TemporaryDirectory() as cache:
-        cold = _run(START, [], {"NUMBA_CACHE_DIR": cache})
-        warm = _run(START, [], {"NUMBA_CACHE_DIR": cache})
+        cold = run_snippet(START, [], {"NUMBA_CACHE_DIR": cache})
+        warm = run_snippet(START, [], {"NUMBA_CACHE_DIR": cache})
     print(f"  empty numba cache (cold compile): {cold['seconds']:.1f} s wall, "
           f"{cold['cpu']:.1f} s CPU")
     print(f"  warm numba cache:                 {warm['seconds']:.1f} s wall, "
@@ -181,13 +177,13 @@ def main(argv=None):
     if not quick:
         print("\nchunk size (games per kernel call) through simlib.run, 2 threads, 200,000 "
               "games:")
-        r = _run(CHUNKS, [200_000])
+        r = run_snippet(CHUNKS, [200_000])
         cells = ", ".join(f"{int(k):,}: {v:,.0f}/s" for k, v in r["rates"].items())
         print(f"  {cells}")
         print("\n1,000,000 games through simlib.run (fresh process, wall clock):")
         with tempfile.TemporaryDirectory() as cache:
-            cold = _run(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
-            warm = _run(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
+            cold = run_snippet(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
+            warm = run_snippet(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
         print(f"  empty numba cache (compile included): {cold['seconds']:.1f} s")
         print(f"  warm numba cache:                     {warm['seconds']:.1f} s")
         print(f"  win rate {cold['win_rate']:.4f} (same seed both runs: "

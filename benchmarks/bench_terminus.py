@@ -116,10 +116,6 @@ print(f'{{"seconds": {el}, "win_rate": {res.df["win"].mean()}}}')
 """
 
 
-def _run(code, args, env_extra=None, timeout=3600):
-    return run_snippet(code, args, env_extra, timeout)
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -131,15 +127,15 @@ def main(argv=None):
     print("Terminus Breach TD, Normal, 2 players, default bot; medians of", reps, "runs\n")
 
     rows = []
-    py = _run(WORKER, ["games", 10 if quick else 40, 3, 0], {"NUMBA_DISABLE_JIT": "1"})
+    py = run_snippet(WORKER, ["games", 10 if quick else 40, 3, 0], {"NUMBA_DISABLE_JIT": "1"})
     rows.append(("games/s, plain Python", py["rate"], py["cpu_rate"], "-"))
     for th in (1, 2):
-        r = _run(WORKER, ["games", n_games, reps, th])
+        r = run_snippet(WORKER, ["games", n_games, reps, th])
         rows.append((f"games/s, numba, {th} thread{'s' if th > 1 else ''} ({r['layer']})",
                      r["rate"], r["cpu_rate"] if th == 1 else float("nan"),
                      f"{r['rate'] / py['rate']:.0f}x"))
-    apy = _run(WORKER, ["advance", 50 if quick else 300, 3, 1], {"NUMBA_DISABLE_JIT": "1"})
-    anb = _run(WORKER, ["advance", 200_000 if quick else 1_000_000, reps, 1])
+    apy = run_snippet(WORKER, ["advance", 50 if quick else 300, 3, 1], {"NUMBA_DISABLE_JIT": "1"})
+    anb = run_snippet(WORKER, ["advance", 200_000 if quick else 1_000_000, reps, 1])
     label = f"advance steps/s ({anb['drakka']} Drakka on the path, {anb['steps']} moves)"
     rows.append((label + ", plain Python", apy["rate"], apy["cpu_rate"], "-"))
     rows.append((label + ", numba", anb["rate"], anb["cpu_rate"],
@@ -154,8 +150,8 @@ def main(argv=None):
     if not quick:
         print("\n1,000,000 two-player Normal games through simlib.run (fresh process, wall):")
         with tempfile.TemporaryDirectory() as cache:
-            cold = _run(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
-            warm = _run(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
+            cold = run_snippet(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
+            warm = run_snippet(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
         print(f"  empty numba cache (compile included): {cold['seconds']:.1f} s")
         print(f"  warm numba cache:                     {warm['seconds']:.1f} s")
         print(f"  win rate {cold['win_rate']:.4f} (same seed both runs: "

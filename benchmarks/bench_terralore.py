@@ -58,10 +58,6 @@ print(f'{{"seconds": {el}, "seat0": {res.df["win"].mean()}}}')
 """
 
 
-def _run(code, args, env_extra=None, timeout=3600):
-    return run_snippet(code, args, env_extra, timeout)
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -73,10 +69,10 @@ def main(argv=None):
     print("Terralore, default mirror match (balanced deck, value bot); medians of", reps,
           "runs\n")
     rows = []
-    py = _run(WORKER, [200 if quick else 1000, 3, 0], {"NUMBA_DISABLE_JIT": "1"})
+    py = run_snippet(WORKER, [200 if quick else 1000, 3, 0], {"NUMBA_DISABLE_JIT": "1"})
     rows.append(("matches/s, plain Python", py["rate"], "-"))
     for th in (1, 2):
-        r = _run(WORKER, [n, reps, th])
+        r = run_snippet(WORKER, [n, reps, th])
         rows.append((f"matches/s, numba, {th} thread{'s' if th > 1 else ''} ({r['layer']})",
                      r["rate"], f"{r['rate'] / py['rate']:.0f}x"))
     width = max(len(r[0]) for r in rows)
@@ -86,8 +82,8 @@ def main(argv=None):
     if not quick:
         print("\n1,000,000 matches through simlib.run (fresh process, wall clock):")
         with tempfile.TemporaryDirectory() as cache:
-            cold = _run(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
-            warm = _run(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
+            cold = run_snippet(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
+            warm = run_snippet(END_TO_END, [1_000_000], {"NUMBA_CACHE_DIR": cache})
         print(f"  empty numba cache (compile included): {cold['seconds']:.1f} s")
         print(f"  warm numba cache:                     {warm['seconds']:.1f} s")
         bar = "met" if warm["seconds"] < 60 else "NOT met"

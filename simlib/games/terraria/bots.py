@@ -40,6 +40,7 @@ from simlib.games.terraria.layout import (
     CH,
     CNT,
     CO,
+    EN,
     EQ,
     HO,
     MAX_PLAYERS,
@@ -634,7 +635,7 @@ def _adjacent_acts_nb(st, tab, p, bp):
             if st.pieces[k, PC.ROLE] == ROLE.BOSS:
                 best = k
                 break
-            left = tab.enemies[st.pieces[k, PC.TYPE], 9] - st.pieces[k, PC.WOUNDS]
+            left = tab.enemies[st.pieces[k, PC.TYPE], EN.WOUNDS] - st.pieces[k, PC.WOUNDS]
             if left < bl:
                 bl = left
                 best = k

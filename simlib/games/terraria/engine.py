@@ -526,9 +526,8 @@ def target_defense_nb(st, tab, k):
     """Defence dice of the enemy or boss piece ``k`` (a view)."""
     if st.pieces[k, PC.ROLE] == ROLE.BOSS:
         b = st.pieces[k, PC.TYPE]
-        off = BO.FORM_B - BO.WOUNDS if st.g[G.FORM] else 0
-        n = tab.bosses[b, BO.NDEF + off]
-        return tab.bosses[b, BO.DEF0 + off : BO.DEF0 + off + n]
+        d0 = bosses.form_col_nb(BO.DEF0, st.g[G.FORM])
+        return tab.bosses[b, d0 : d0 + bosses.boss_stat_nb(st, tab, BO.NDEF)]
     e = st.pieces[k, PC.TYPE]
     return tab.enemies[e, EN.DEF0 : EN.DEF0 + tab.enemies[e, EN.NDEF]]
 
