@@ -52,3 +52,41 @@ def test_a_kernel_that_needs_a_literal_still_compiles():
 
 def test_plain_python_mode_is_untouched():
     assert _scale(4, 3) == 12
+
+
+@njit(cache=False, refcount=False)  # compiled in this process, so the check runs
+def _borrow_pick(a):
+    # numba itself refuses a new array or a view here, but allows an argument back: the
+    # caller would then release a reference that was never taken
+    return a
+
+
+@njit(cache=False)
+def _calls_borrow_pick(a):
+    return _borrow_pick(a)[0]
+
+
+@njit(cache=False, refcount=False)
+def _borrow_sum(a):
+    total = 0.0
+    for x in a:
+        total += x
+    return total
+
+
+@njit(cache=False)
+def _calls_borrow_sum(a):
+    return _borrow_sum(a[1:]) + _borrow_sum(a)
+
+
+@pytest.mark.skipif(not JIT, reason="compiled kernels only")
+def test_a_borrowing_kernel_that_returns_an_array_is_refused():
+    from numba.core.errors import TypingError
+
+    with pytest.raises(TypingError, match="refcount=False but returns"):
+        _calls_borrow_pick(np.zeros(3))
+
+
+def test_a_borrowing_kernel_reads_what_it_is_passed():
+    a = np.arange(5, dtype=np.float64)
+    assert _calls_borrow_sum(a) == 20.0

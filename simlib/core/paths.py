@@ -15,7 +15,7 @@ from simlib.core.jit import njit
 __all__ = ["bfs_distances", "bfs_fill_nb", "bfs_multi_nb"]
 
 
-@njit
+@njit(refcount=False)
 def bfs_fill_nb(neighbors, n, source, blocked, max_depth, dist, first, queue):
     """Single-source BFS over the first ``n`` nodes.
 
@@ -76,7 +76,7 @@ def bfs_fill_nb(neighbors, n, source, blocked, max_depth, dist, first, queue):
     return tail
 
 
-@njit
+@njit(refcount=False)
 def bfs_multi_nb(neighbors, n, sources, n_sources, max_depth, dist, queue):
     """Multi-source BFS: ``dist[v]`` is the steps from ``v`` to the nearest source.
 

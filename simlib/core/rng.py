@@ -33,7 +33,7 @@ _STREAM = np.uint64(0xD1B54A32D192ED03)
 _MASK32 = np.uint64(0xFFFFFFFF)
 
 
-@njit
+@njit(refcount=False)
 def _mix64_nb(z):
     z = np.uint64(z)
     z = (z ^ (z >> np.uint64(30))) * _M1
@@ -41,12 +41,12 @@ def _mix64_nb(z):
     return z ^ (z >> np.uint64(31))
 
 
-@njit
+@njit(refcount=False)
 def _rotl_nb(x, k):
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@njit
+@njit(refcount=False)
 def seed_state_nb(seed, game_index, state):
     """Seed ``state`` (uint64[4], written) for playthrough ``game_index`` of run ``seed``."""
     key = _mix64_nb(np.uint64(seed) + _GOLDEN)
@@ -58,7 +58,7 @@ def seed_state_nb(seed, game_index, state):
         state[0] = _GOLDEN
 
 
-@njit
+@njit(refcount=False)
 def next_u64_nb(state):
     """Return the next 64 random bits of xoshiro256** and advance ``state``."""
     result = _rotl_nb(state[1] * np.uint64(5), 7) * np.uint64(9)
@@ -72,13 +72,13 @@ def next_u64_nb(state):
     return result
 
 
-@njit
+@njit(refcount=False)
 def uniform_nb(state):
     """Return a float64 uniform on [0, 1) with 53 random bits."""
     return float(next_u64_nb(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit
+@njit(refcount=False)
 def randint_nb(n, state):
     """Return an unbiased int uniform on ``0 .. n-1`` (``1 <= n < 2**32``), Lemire's method."""
     nn = np.uint64(n)
@@ -92,19 +92,19 @@ def randint_nb(n, state):
     return np.int64(m >> np.uint64(32))
 
 
-@njit
+@njit(refcount=False)
 def d6_nb(state):
     """Roll a fair six-sided die: 1..6."""
     return randint_nb(6, state) + 1
 
 
-@njit
+@njit(refcount=False)
 def skill_check_nb(state):
     """A skill check: a d6 roll of 4 or more succeeds (probability 1/2)."""
     return d6_nb(state) >= 4
 
 
-@njit
+@njit(refcount=False)
 def shuffle_nb(arr, n, state):
     """Shuffle ``arr[:n]`` in place (Fisher-Yates); ``arr`` is written."""
     for i in range(n - 1, 0, -1):

@@ -148,7 +148,7 @@ SIDE_LINK = 1.0
 MEMO = 71  # scratch column past every tile index: the team's remembered rally tile
 
 
-@njit
+@njit(refcount=False)
 def rotation_score_nb(tl, grid, gs, x, y, mask, ty, frontier_after, bot_id, bp):
     """Score a rotation of a revealed tile (higher is better; ties: lowest rotation).
 
@@ -172,7 +172,7 @@ def rotation_score_nb(tl, grid, gs, x, y, mask, ty, frontier_after, bot_id, bp):
     return frontier_after * 2 + connections * ROT_CONN
 
 
-@njit
+@njit(refcount=False)
 def horror_step_choice_nb(tl, nb, cv, gs, dist_from_victim, src, dv, victim, bot_id, bp):
     """The victim picks the horror's first step among equally short ones (ST-202).
 
@@ -203,7 +203,7 @@ def horror_step_choice_nb(tl, nb, cv, gs, dist_from_victim, src, dv, victim, bot
     return best
 
 
-@njit
+@njit(refcount=False)
 def spawn_choice_nb(tl, cv, gs, dist_to_victim, bot_id, bp):
     """The spawn tile for a new horror.
 
@@ -224,7 +224,7 @@ def spawn_choice_nb(tl, cv, gs, dist_to_victim, bot_id, bp):
 
 # --- small helpers -------------------------------------------------------------------
 # --- prices -------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def hp_cost_nb(d, h, lv):
     """Cost of losing ``d`` health at health ``h``: the worth of the points lost.
 
@@ -247,7 +247,7 @@ def hp_cost_nb(d, h, lv):
     return v
 
 
-@njit
+@njit(refcount=False)
 def cave_in_cost_n_nb(c0, c1, r0, r1, nf):
     """Expected cost of a cave-in card on a tile with ``nf`` faces.
 
@@ -264,7 +264,7 @@ def cave_in_cost_n_nb(c0, c1, r0, r1, nf):
     return c0 * (1.0 - m0) + c1 * (1.0 - m1)
 
 
-@njit
+@njit(refcount=False)
 def hazard_costs_nb(gs, params, hp, lv):
     """Expected cost of this round's hazard phase, by where a caver stands.
 
@@ -313,7 +313,7 @@ def hazard_costs_nb(gs, params, hp, lv):
             p2 * kocost, p3 * kocost, ph, cave_in_cost_n_nb(c_cave0, c_cave1, r0, r1, 2))
 
 
-@njit
+@njit(refcount=False)
 def tile_cost_nb(tl, u, nh, cc):
     """Expected cost of the hazard phase on tile ``u`` from where it is and what it is.
 
@@ -341,7 +341,7 @@ def tile_cost_nb(tl, u, nh, cc):
     return cost
 
 
-@njit
+@njit(refcount=False)
 def horror_cost_nb(hpk, cc):
     """Cost of ending a turn at packed horror distance ``hpk``.
 
@@ -368,7 +368,7 @@ def horror_cost_nb(hpk, cc):
     return cost
 
 
-@njit
+@njit(refcount=False)
 def horror_runway_nb(tl, nb, grid, hd, queue, tail):
     """Pack the room to back away from the nearest horror into ``hd``.
 
@@ -399,7 +399,7 @@ def horror_runway_nb(tl, nb, grid, hd, queue, tail):
         hd[u] = h | (r << 4)
 
 
-@njit
+@njit(refcount=False)
 def end_cost_nb(tl, nb, gs, hd, u, cc, with_horrors):
     """Expected cost of ending the turn on tile ``u`` (not the exit), before ``risk``.
 
@@ -419,7 +419,7 @@ def end_cost_nb(tl, nb, gs, hd, u, cc, with_horrors):
     return cost
 
 
-@njit
+@njit(refcount=False)
 def crossing_mask_nb(tl, cv, c, u, here, m):
     """Sides of ``m`` an unroped ledge or slide lets the caver reveal through.
 
@@ -440,7 +440,7 @@ def crossing_mask_nb(tl, cv, c, u, here, m):
     return out
 
 
-@njit
+@njit(refcount=False)
 def free_sides_nb(tl, nb, grid, cv, c, u, here):
     """How many Reveals could be made from tile ``u``.
 
@@ -456,7 +456,7 @@ def free_sides_nb(tl, nb, grid, cv, c, u, here):
     return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
 
 
-@njit
+@njit(refcount=False)
 def work_goals_nb(tl, nb, grid, cv, gs, c, t, phi, rd, pull, od, ox, oy, coh):
     """Mark the frontier tiles as goals in ``phi`` (starting steps; -1 = not a goal).
 
@@ -509,7 +509,7 @@ def work_goals_nb(tl, nb, grid, cv, gs, c, t, phi, rd, pull, od, ox, oy, coh):
     return any_goal
 
 
-@njit
+@njit(refcount=False)
 def forget_nb(scratch):
     """Clear the kept searches and the team's rally plan.
 
@@ -527,13 +527,13 @@ KEY_RALLY = 1
 KEY_EXIT = 2
 
 
-@njit
+@njit(refcount=False)
 def mix_key_nb(k, v):
     """Fold ``v`` into key ``k`` (keys stay >= 0; -1 means nothing kept)."""
     return (np.int64(k) * 1000003 + np.int64(v) + 7) & 0x3FFFFFFF
 
 
-@njit
+@njit(refcount=False)
 def cave_key_nb(gs):
     """Key of the cave as the searches see it.
 
@@ -547,7 +547,7 @@ def cave_key_nb(gs):
     return k
 
 
-@njit
+@njit(refcount=False)
 def decision_key_nb(gs, c, extra):
     """Key (>= 0) of the searches kept for caver ``c``'s turn (see ``decide_nb``)."""
     k = np.int64(17)
@@ -558,7 +558,7 @@ def decision_key_nb(gs, c, extra):
     return k
 
 
-@njit
+@njit(refcount=False)
 def rally_tile_nb(tl, nb, grid, cv, gs, dist, parent, queue, inq, acc, w_swim, w_sq,
                   w_dig):
     """The rally tile: the frontier tile nearest the whole team.
@@ -601,7 +601,7 @@ def rally_tile_nb(tl, nb, grid, cv, gs, dist, parent, queue, inq, acc, w_swim, w
     return best
 
 
-@njit
+@njit(refcount=False)
 def frontier_within_nb(tl, nb, grid, n, rd, radius):
     """Whether a revealable tile lies within ``radius`` steps of the rally.
 
@@ -616,7 +616,7 @@ def frontier_within_nb(tl, nb, grid, n, rd, radius):
     return False
 
 
-@njit
+@njit(refcount=False)
 def window_credit_nb(rd, radius):
     """How much a reveal counts once the exit can be drawn.
 
@@ -631,7 +631,7 @@ def window_credit_nb(rd, radius):
     return f if f > 0.1 else 0.1
 
 
-@njit
+@njit(refcount=False)
 def pick_side_nb(tl, grid, cv, c, t, cx, cy, pull):
     """The side of the caver's tile to reveal through.
 
@@ -670,7 +670,7 @@ def pick_side_nb(tl, grid, cv, c, t, cx, cy, pull):
     return best
 
 
-@njit
+@njit(refcount=False)
 def move_ap_nb(d, mvc, rc):
     """Action points to walk ``d`` plain steps with Move (``mvc``) and Run (``rc``)."""
     q = d // 3
@@ -681,7 +681,7 @@ def move_ap_nb(d, mvc, rc):
     return cost
 
 
-@njit
+@njit(refcount=False)
 def enter_weight_nb(tl, a, w_swim, w_sq, w_dig):
     """Steps it is worth to enter tile ``a`` (swims, squeezes and digs cost more)."""
     if tl[a, TFC.RUBBLE] != 0:
@@ -693,7 +693,7 @@ def enter_weight_nb(tl, a, w_swim, w_sq, w_dig):
     return 1
 
 
-@njit
+@njit(refcount=False)
 def goal_search_nb(tl, nb, n, dist, parent, queue, inq, w_swim, w_sq, w_dig):
     """Steps from every tile to the nearest goal tile (label-correcting search).
 
@@ -758,7 +758,7 @@ def goal_search_nb(tl, nb, n, dist, parent, queue, inq, w_swim, w_sq, w_dig):
                     cnt += 1
 
 
-@njit
+@njit(refcount=False)
 def reach_bfs_nb(tl, nb, cv, gs, c, n, maxd, dist, parent, queue):
     """Tiles caver ``c`` can reach by plain steps (Move/Run) this turn.
 
@@ -804,7 +804,7 @@ def reach_bfs_nb(tl, nb, cv, gs, c, n, maxd, dist, parent, queue):
     return tail
 
 
-@njit
+@njit(refcount=False)
 def tile_facts_nb(tl, nb, grid, cv, gs, hd, c, t, queue, n_reach, cc, risk, hp, lv,
                   can_reveal, buf):
     """Prices and Reveals of each tile the caver can reach this turn.
@@ -859,7 +859,7 @@ def tile_facts_nb(tl, nb, grid, cv, gs, hd, c, t, queue, n_reach, cc, risk, hp, 
         buf[1, qi] = e
 
 
-@njit
+@njit(refcount=False)
 def goal_steps_at_nb(tl, nb, phi, php, u, entry, w_swim, w_sq, w_dig):
     """Steps to the goal from ``u`` for a caver standing on it.
 
@@ -885,7 +885,7 @@ def goal_steps_at_nb(tl, nb, phi, php, u, entry, w_swim, w_sq, w_dig):
     return best
 
 
-@njit
+@njit(refcount=False)
 def tile_mix_nb(tl, gs, params, cc, hp, lv, risk, cnt):
     """Chances and prices of the unseen tile an Explore would land on.
 
@@ -914,7 +914,7 @@ def tile_mix_nb(tl, gs, params, cc, hp, lv, risk, cnt):
             risk * 0.5 * hp_cost_nb(1, hp, lv), en_gas)
 
 
-@njit
+@njit(refcount=False)
 def explore_ev_nb(xm, r1, vt, base, back, p_exit):
     """Expected worth of an Explore.
 
@@ -950,7 +950,7 @@ def explore_ev_nb(xm, r1, vt, base, back, p_exit):
     return ev
 
 
-@njit
+@njit(refcount=False)
 def run_packed_nb(tl, t, path, steps):
     """Pack the first ``steps`` sides of ``path`` (from tile ``t``) for a Run."""
     packed = 0
@@ -965,7 +965,7 @@ def run_packed_nb(tl, t, path, steps):
     return packed
 
 
-@njit
+@njit(refcount=False)
 def first_step_nb(parent, t, goal, path):
     """Walk ``parent`` back from ``goal`` to ``t`` and write the route.
 
@@ -999,7 +999,7 @@ K_ROPE = 8
 K_HIDE = 9
 
 
-@njit
+@njit(refcount=False)
 def goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, t, ex, n, n_cav,
                      late, in_window, allow_rescue, rounds_left, stack_left, w_swim, w_sq,
                      w_dig, ox, oy, coh, bp):
@@ -1152,7 +1152,7 @@ def goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, t, ex, n, n_c
     return mode, rally
 
 
-@njit
+@njit(refcount=False)
 def script_decide_nb(gs, c, ap, bp):
     """The scripted test bot's next action: ``(action, arg, want_exert)``.
 
@@ -1176,7 +1176,7 @@ def script_decide_nb(gs, c, ap, bp):
     return int(bp[row + 1]), int(bp[row + 2]), bp[row + 3] != 0.0
 
 
-@njit
+@njit(refcount=False)
 def decide_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, ap, exerted, bot_id, bp):
     """Caver ``c``'s next action: ``(action, arg, want_exert)``.
 
@@ -1310,7 +1310,7 @@ def decide_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, ap, exerted, bot_id,
     while move_ap_nb(maxd + 1, mvc, rc) <= bmax and maxd < 12:
         maxd += 1
     n_reach = reach_bfs_nb(tl, nb, cv, gs, c, n, maxd, dist, parent, queue)
-    buf = np.empty((3, n_reach), np.float64)
+    buf = scratch[SCR.FBUF:SCR.FBUF + 6].view(np.float64).reshape(3, scratch.shape[1])
     tile_facts_nb(tl, nb, grid, cv, gs, hd, c, t, queue, n_reach, cc, risk, hp, lv,
                   can_reveal, buf)
     st = int(buf[2, 0])  # queue[0] is this tile

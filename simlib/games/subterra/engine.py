@@ -76,7 +76,7 @@ CFG_N = 10
 
 
 # --- small rules helpers ------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def check_invariants_nb(tl, cv, hz, gs):
     """Count invariant breaches into ``gs[VIOLATIONS]`` (health, horrors, markers)."""
     bad = 0
@@ -105,7 +105,7 @@ def check_invariants_nb(tl, cv, hz, gs):
     gs[GFC.VIOLATIONS] += bad
 
 
-@njit
+@njit(refcount=False)
 def damage_nb(tl, cv, gs, c, amount, cause):
     """Caver ``c`` loses up to ``amount`` health; returns the health actually lost.
 
@@ -127,7 +127,7 @@ def damage_nb(tl, cv, gs, c, amount, cause):
     return lost
 
 
-@njit
+@njit(refcount=False)
 def horror_strikes_tile_nb(tl, cv, gs, t):
     """Every caver on tile ``t`` loses all health (a horror shares the tile, ST-116)."""
     for c in range(gs[GFC.N_CAVERS]):
@@ -135,7 +135,7 @@ def horror_strikes_tile_nb(tl, cv, gs, t):
             damage_nb(tl, cv, gs, c, cv[c, CFC.HP], CAUSE_HORROR)
 
 
-@njit
+@njit(refcount=False)
 def enter_tile_nb(tl, cv, gs, c, t, from_side, rng):
     """Put caver ``c`` on tile ``t``, entered through ``t``'s side ``from_side``.
 
@@ -156,7 +156,7 @@ def enter_tile_nb(tl, cv, gs, c, t, from_side, rng):
             damage_nb(tl, cv, gs, c, 1, CAUSE_ROUGH)
 
 
-@njit
+@njit(refcount=False)
 def link_tile_nb(tl, nb, grid, gs, t):
     """Connect tile ``t`` with its placed neighbours and update the frontier count.
 
@@ -183,7 +183,7 @@ def link_tile_nb(tl, nb, grid, gs, t):
     tl[t, TFC.FREE] = free
 
 
-@njit
+@njit(refcount=False)
 def place_tile_nb(tl, nb, grid, gs, x, y, ty, mask, faces, arrow):
     """Lay a tile of type ``ty`` with open-side ``mask`` at grid (x, y); returns its index.
 
@@ -217,7 +217,7 @@ def place_tile_nb(tl, nb, grid, gs, x, y, ty, mask, faces, arrow):
     return t
 
 
-@njit
+@njit(refcount=False)
 def frontier_after_nb(tl, grid, gs, x, y, mask):
     """The frontier count if a tile with ``mask`` were laid at (x, y) (ST-174)."""
     f = gs[GFC.FRONTIER]
@@ -231,7 +231,7 @@ def frontier_after_nb(tl, grid, gs, x, y, mask):
     return f
 
 
-@njit
+@njit(refcount=False)
 def reveal_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, d, bot_id, bp, rng):
     """Reveal: lay the top stack tile beside caver ``c``'s tile through side ``d``.
 
@@ -292,14 +292,14 @@ def reveal_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, d, bot_id, bp
     return -1
 
 
-@njit
+@njit(refcount=False)
 def step_nb(tl, nb, cv, gs, c, d, rng):
     """Caver ``c`` crosses into the connected neighbour through side ``d``."""
     t = np.int64(nb[cv[c, CFC.TILE], d])  # int64 like Explore: enter_tile_nb compiles once
     enter_tile_nb(tl, cv, gs, c, t, opp_nb(d), rng)
 
 
-@njit
+@njit(refcount=False)
 def entry_action_nb(tl, t):
     """The action needed to enter tile ``t``: MOVE, SWIM, SQUEEZE, or END if blocked."""
     if tl[t, TFC.RUBBLE] != 0:
@@ -311,7 +311,7 @@ def entry_action_nb(tl, t):
     return ACTION.MOVE
 
 
-@njit
+@njit(refcount=False)
 def can_step_nb(tl, nb, cv, c, d, action):
     """May caver ``c`` take ``action`` (MOVE, SWIM or SQUEEZE) through side ``d``?"""
     t0 = cv[c, CFC.TILE]
@@ -322,7 +322,7 @@ def can_step_nb(tl, nb, cv, c, d, action):
 
 
 # --- horrors --------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def closest_victim_nb(tl, nb, cv, gs, scratch, src):
     """The closest victim of a horror on tile ``src``: ``(caver, steps)`` or ``(-1, -1)``.
 
@@ -351,7 +351,7 @@ def closest_victim_nb(tl, nb, cv, gs, scratch, src):
     return best, best_d
 
 
-@njit
+@njit(refcount=False)
 def remove_horror_nb(tl, hz, gs, h):
     """Return horror ``h`` to the supply (ST-186)."""
     tl[hz[h], TFC.HORRORS] -= 1
@@ -359,7 +359,7 @@ def remove_horror_nb(tl, hz, gs, h):
     gs[GFC.N_HORRORS] -= 1
 
 
-@njit
+@njit(refcount=False)
 def move_horror_nb(tl, nb, cv, hz, gs, scratch, h, bot_id, bp):
     """One step of horror ``h`` towards its closest victim, or its removal (ST-199..202).
 
@@ -384,7 +384,7 @@ def move_horror_nb(tl, nb, cv, hz, gs, scratch, h, bot_id, bp):
     horror_strikes_tile_nb(tl, cv, gs, step)
 
 
-@njit
+@njit(refcount=False)
 def move_all_horrors_nb(tl, nb, cv, hz, gs, scratch, bot_id, bp):
     """Every horror in the cave takes one step, one at a time (ST-199, ST-203)."""
     for h in range(MAX_HORRORS):
@@ -392,7 +392,7 @@ def move_all_horrors_nb(tl, nb, cv, hz, gs, scratch, bot_id, bp):
             move_horror_nb(tl, nb, cv, hz, gs, scratch, h, bot_id, bp)
 
 
-@njit
+@njit(refcount=False)
 def spawn_horror_nb(tl, nb, cv, hz, gs, scratch, bot_id, bp):
     """Spawn a horror per the Spawning procedure (ST-194..198); returns its tile or -1.
 
@@ -429,7 +429,7 @@ def spawn_horror_nb(tl, nb, cv, hz, gs, scratch, bot_id, bp):
 
 
 # --- hazards ----------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def hazard_tremor_nb(tl, cv, gs, damage, rng):
     """Tremor: every conscious caver makes a skill check; a failure loses ``damage``."""
     for c in range(gs[GFC.N_CAVERS]):
@@ -438,7 +438,7 @@ def hazard_tremor_nb(tl, cv, gs, damage, rng):
                 damage_nb(tl, cv, gs, c, damage, CAUSE_TREMOR)
 
 
-@njit
+@njit(refcount=False)
 def hazard_flood_nb(tl, cv, gs, damage):
     """Flood: flood every water tile, then cavers on flooded tiles lose ``damage``."""
     for t in range(gs[GFC.N_TILES]):
@@ -450,7 +450,7 @@ def hazard_flood_nb(tl, cv, gs, damage):
             damage_nb(tl, cv, gs, c, damage, CAUSE_FLOOD)
 
 
-@njit
+@njit(refcount=False)
 def hazard_gas_nb(tl, cv, gs, damage, entry_damage):
     """Gas: cavers on gas tiles lose ``damage``, then entry costs ``entry_damage``.
 
@@ -462,7 +462,7 @@ def hazard_gas_nb(tl, cv, gs, damage, entry_damage):
     gs[GFC.GAS_ACTIVE] = entry_damage
 
 
-@njit
+@njit(refcount=False)
 def hazard_cave_in_nb(tl, cv, gs, roll, damage):
     """Cave-in for one die ``roll``: bury matching unburied cave-in tiles.
 
@@ -478,7 +478,7 @@ def hazard_cave_in_nb(tl, cv, gs, roll, damage):
                     damage_nb(tl, cv, gs, c, damage, CAUSE_CAVE_IN)
 
 
-@njit
+@njit(refcount=False)
 def out_of_time_nb(tl, cv, gs, rule, rng):
     """Out of Time (ST-139..141).
 
@@ -506,7 +506,7 @@ def out_of_time_nb(tl, cv, gs, rule, rng):
                 gs[GFC.OOT_REMOVED] += 1
 
 
-@njit
+@njit(refcount=False)
 def resolve_card_nb(tl, nb, cv, hz, gs, scratch, params, card, bot_id, bp, rng):
     """Resolve hazard card ``card`` (an id into ``params`` cards) with its effect row."""
     cards = params[3]
@@ -533,7 +533,7 @@ def resolve_card_nb(tl, nb, cv, hz, gs, scratch, params, card, bot_id, bp, rng):
             spawn_horror_nb(tl, nb, cv, hz, gs, scratch, bot_id, bp)
 
 
-@njit
+@njit(refcount=False)
 def hazard_phase_nb(tl, nb, cv, hz, gs, deck, scratch, params, bot_id, bp, rng):
     """Turn over the top hazard card and resolve it; Out of Time once the deck is spent."""
     gs[GFC.GAS_ACTIVE] = 0  # the gas of the previous card lasts until this phase
@@ -547,7 +547,7 @@ def hazard_phase_nb(tl, nb, cv, hz, gs, deck, scratch, params, bot_id, bp, rng):
 
 
 # --- actions ----------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def do_action_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, action, arg, bot_id,
                  bp, rng):
     """Carry out ``action`` for caver ``c``; return True when it was carried out.
@@ -658,7 +658,7 @@ def do_action_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, action, ar
     return False
 
 
-@njit
+@njit(refcount=False)
 def game_over_nb(cv, gs):
     """True when no conscious caver is left in the cave off the exit (ST-052..054)."""
     ex = gs[GFC.EXIT_TILE]
@@ -668,7 +668,7 @@ def game_over_nb(cv, gs):
     return True
 
 
-@njit
+@njit(refcount=False)
 def take_turn_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, bot_id, bp, rng):
     """Caver ``c``'s turn: 2 action points, an optional exert for a third (ST-072..081).
 
@@ -794,14 +794,14 @@ def setup_nb(tl, nb, grid, cv, hz, gs, stack, deck, params, rng):
     return start
 
 
-@njit
+@njit(refcount=False)
 def clear_grid_nb(tl, grid, gs):
     """Empty the grid cells used by the last game (cheaper than refilling the grid)."""
     for t in range(gs[GFC.N_TILES]):
         grid[cell_of_nb(tl[t, TFC.X], tl[t, TFC.Y])] = -1
 
 
-@njit
+@njit(refcount=False)
 def next_seat_nb(cv, gs, seat):
     """The next seat clockwise still in the game (ST-143/144)."""
     n = gs[GFC.N_CAVERS]
@@ -812,7 +812,7 @@ def next_seat_nb(cv, gs, seat):
     return seat
 
 
-@njit
+@njit(refcount=False)
 def play_rounds_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, bot_id, bp, rng):
     """Play rounds until the game ends (ST-050, ST-052..055). Writes every state array."""
     n_cav = gs[GFC.N_CAVERS]
@@ -888,7 +888,7 @@ record_dt = np.dtype(
 )
 
 
-@njit
+@njit(refcount=False)
 def write_record_nb(tl, cv, gs, rec, game_index):
     """Fill one record from the final state. ``rec`` is a record of ``record_dt``."""
     n = gs[GFC.N_CAVERS]

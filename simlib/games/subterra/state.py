@@ -272,7 +272,8 @@ class SC(NamedTuple):
     KEYS: int = 8  # keys of the searches the bots keep (see bots.goal_searches_nb)
     EXIT_DIST: int = 9  # steps to the exit, kept
     EXIT_PARENT: int = 10
-    N: int = 11
+    FBUF: int = 11  # rows 11..16 seen as a (3, MAX_TILES) float64 buffer (bots.facts_buf_nb)
+    N: int = 17
 
 
 SCR = SC()
@@ -281,26 +282,26 @@ DX = np.array([0, 1, 0, -1], dtype=np.int64)
 DY = np.array([-1, 0, 1, 0], dtype=np.int64)
 
 
-@njit
+@njit(refcount=False)
 def opp_nb(d):
     """The side facing side ``d`` on the neighbouring tile."""
     return (d + 2) & 3
 
 
-@njit
+@njit(refcount=False)
 def rotate_mask_nb(mask, r):
     """Rotate a 4-bit open-side mask clockwise by ``r`` quarter turns."""
     r = r & 3
     return ((mask << r) | (mask >> (4 - r))) & 15
 
 
-@njit
+@njit(refcount=False)
 def cell_of_nb(x, y):
     """Grid cell index of (x, y)."""
     return y * GRID + x
 
 
-@njit
+@njit(refcount=False)
 def neighbour_cell_nb(tl, t, d):
     """Grid cell beside tile ``t`` through side ``d``."""
     return cell_of_nb(tl[t, TFC.X] + DX[d], tl[t, TFC.Y] + DY[d])
@@ -329,7 +330,7 @@ def alloc_nb():
     return tl, nb, grid, cv, hz, gs, stack, deck, scratch
 
 
-@njit
+@njit(refcount=False)
 def bfs_tiles_nb(nb, n, source, blocked, use_blocked, max_depth, dist, parent, queue):
     """BFS over the cave's tile graph (walls block; nothing else does).
 
@@ -362,7 +363,7 @@ def bfs_tiles_nb(nb, n, source, blocked, use_blocked, max_depth, dist, parent, q
     return tail
 
 
-@njit
+@njit(refcount=False)
 def is_victim_nb(cv, gs, c):
     """Can caver ``c`` be chosen as a horror's closest victim (ST-191..193)?"""
     return (
@@ -374,7 +375,7 @@ def is_victim_nb(cv, gs, c):
     )
 
 
-@njit
+@njit(refcount=False)
 def side_to_nb(tl, a, b):
     """The side of tile ``a`` that faces orthogonal neighbour ``b`` (-1 if not adjacent)."""
     dx = tl[b, TFC.X] - tl[a, TFC.X]
@@ -385,7 +386,7 @@ def side_to_nb(tl, a, b):
     return -1
 
 
-@njit
+@njit(refcount=False)
 def can_leave_nb(tl, cv, c, d):
     """May caver ``c`` leave their tile through side ``d`` (walls, ledges, slides)?
 
@@ -407,14 +408,14 @@ def can_leave_nb(tl, cv, c, d):
     return False
 
 
-@njit
+@njit(refcount=False)
 def needs_rope_nb(tl, cv, c, d):
     """Would leaving through open side ``d`` cross an unroped ledge or slide the wrong way?"""
     t = cv[c, CFC.TILE]
     return (tl[t, TFC.OPEN] >> d) & 1 == 1 and not can_leave_nb(tl, cv, c, d)
 
 
-@njit
+@njit(refcount=False)
 def action_cost_nb(cv, c, action):
     """Action points caver ``c`` pays for ``action`` (board abilities may cheapen one)."""
     ab = cv[c, CFC.ABILITY]

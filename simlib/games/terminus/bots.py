@@ -79,7 +79,7 @@ BUILDER, KILLER, PETITIONER = 0, 1, 2
  P_SELL) = range(11)
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def target_nb(dk, occ, near, cover, sdist, s, rng, fly_ok, dmg, path_len, tough_rule, bp):
     """The Drakka a shot of tower ``s`` goes to (TB-094), or -1 when none is legal.
 
@@ -113,7 +113,7 @@ def target_nb(dk, occ, near, cover, sdist, s, rng, fly_ok, dmg, path_len, tough_
     return best
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def tower_value_nb(lv, cov, race, line, level):
     """Rough worth of a shooting tower level.
 
@@ -129,7 +129,7 @@ def tower_value_nb(lv, cov, race, line, level):
     return float(dmg * lv[race, line, level - 1, TSC.RATE] * cov[rng])
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def anti_air_share_nb(tw, worth, lv, n_sites):
     """Share of the table's shooting worth that can hit flying Drakka, and that worth.
 
@@ -154,7 +154,7 @@ def anti_air_share_nb(tw, worth, lv, n_sites):
     return air / total, total
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def spots_short_nb(tw, pl, bcost, copies, n_sites, n_players):
     """True when Build Spots are short: no more free than Air & Ground towers still to come.
 
@@ -175,7 +175,7 @@ def spots_short_nb(tw, pl, bcost, copies, n_sites, n_players):
     return free <= left
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def air_open_nb(tw, bcost, lv, nlv, copies, n_sites, seat, race):
     """True when ``seat`` could still add anti-air, whatever its GP (it may save for it).
 
@@ -199,7 +199,7 @@ def air_open_nb(tw, bcost, lv, nlv, copies, n_sites, seat, race):
         lv[race, LINE.AIR_GROUND, 0, TSC.FLY] != 0
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def develop_choice_nb(tw, pl, worth, bcost, min_build, lv, nlv, copies, n_sites, seat,
                       cheapest, n_players, bp):
     """Best single Develop action for ``seat``: ``(kind, site, line)``.
@@ -295,7 +295,7 @@ def develop_choice_nb(tw, pl, worth, bcost, min_build, lv, nlv, copies, n_sites,
     return best_kind, best_site, best_line
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def sell_choice_nb(tw, pl, worth, bcost, lv, copies, n_sites, seat, bp):
     """A Heavy Ground tower ``seat`` should destroy to rebuild Air & Ground there, or -1.
 
@@ -343,7 +343,7 @@ def sell_choice_nb(tw, pl, worth, bcost, lv, copies, n_sites, seat, bp):
     return best
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def bless_target_nb(tw, lv, cover, n_sites, seat):
     """The shooting tower a blessing from ``seat`` goes to (TB-229: any owner), or -1.
 
@@ -363,7 +363,7 @@ def bless_target_nb(tw, lv, cover, n_sites, seat):
     return best
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def renovate_target_nb(tw, lv, nlv, n_sites, seat):
     """The tower a Renovate upgrades: ``seat``'s own with the dearest next level, or -1."""
     best = -1
@@ -378,7 +378,7 @@ def renovate_target_nb(tw, lv, nlv, n_sites, seat):
     return best
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def carnage_window_nb(dk, occ, path_len, k):
     """Start of the ``k`` consecutive path squares (connected, TB-230) worth a Carnage.
 
@@ -406,7 +406,7 @@ def carnage_window_nb(dk, occ, path_len, k):
     return best, best_w
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def danger_nb(dk, occ, path_len):
     """Threat that would get through in the next Advance if nothing were done."""
     t = 0
@@ -420,7 +420,7 @@ def danger_nb(dk, occ, path_len):
     return t
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def apathy_square_nb(dk, occ, path_len):
     """The square an Apathy targets: most Threat that would get through, or -1."""
     best = -1
@@ -439,7 +439,7 @@ def apathy_square_nb(dk, occ, path_len):
     return best
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def spy_target_nb(dk, occ, tw, sdist, n_sites, path_len, seat):
     """A Drakka within 1 square of any of ``seat``'s towers to Execute (TB-126), or -1.
 
@@ -466,7 +466,7 @@ def spy_target_nb(dk, occ, tw, sdist, n_sites, path_len, seat):
     return boss
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def boost_tower_nb(tw, dk, occ, sdist, lv, n_sites, path_len, seat):
     """``seat``'s shooting tower with the most legal targets (Combust/Falconry), or -1."""
     best = -1
@@ -485,7 +485,7 @@ def boost_tower_nb(tw, dk, occ, sdist, lv, n_sites, path_len, seat):
     return best
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def sabotage_target_nb(tw, dk, occ, sdist, lv, n_sites, path_len, victim):
     """A tower of ``victim`` that could fire now (TB-131), the one with most targets, or -1."""
     best = -1
@@ -506,7 +506,7 @@ def sabotage_target_nb(tw, dk, occ, sdist, lv, n_sites, path_len, victim):
     return best
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def sanction_pick_nb(bot_id, supply):
     """Which Sanction to take from ``supply`` (counts of Renovate, Carnage, Invocation)."""
     if bot_id == BUILDER:
@@ -519,7 +519,7 @@ def sanction_pick_nb(bot_id, supply):
     return -1
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def redraw_count_nb(hand, n_hand, bot_id):
     """How many weak Favors (Falconry, Apathy) to discard in the discard-and-redraw.
 

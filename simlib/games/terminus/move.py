@@ -29,7 +29,7 @@ STAYED = 4
 DIED = 5
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def is_dead_nb(dmg, tough, tough_rule):
     """True when ``dmg`` kills a Drakka of Toughness ``tough`` (TB-029/030).
 
@@ -40,7 +40,7 @@ def is_dead_nb(dmg, tough, tough_rule):
     return dmg > tough
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def square_open_nb(occ, q, fly, boss):
     """True when a Drakka of this kind may stop on square ``q`` (TB-068..070, TB-160/161)."""
     if boss != 0:
@@ -48,7 +48,7 @@ def square_open_nb(occ, q, fly, boss):
     return occ[fly, q] < 0
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def lift_nb(dk, occ, d):
     """Take Drakka ``d`` off its square (writes ``occ``, ``dk[d, POS]``)."""
     q = dk[d, DKC.POS]
@@ -61,7 +61,7 @@ def lift_nb(dk, occ, d):
     dk[d, DKC.POS] = -1
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def put_nb(dk, occ, d, q):
     """Stand Drakka ``d`` on square ``q`` (writes ``occ``, ``dk``)."""
     if dk[d, DKC.BOSS] != 0:
@@ -73,7 +73,7 @@ def put_nb(dk, occ, d, q):
     dk[d, DKC.WHERE] = WHERE.PATH
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def kill_nb(dk, occ, pl, gs, d, seat, faceup):
     """Drakka ``d`` dies; its card goes to ``seat``'s Dead Drakka area (TB-097).
 
@@ -104,7 +104,7 @@ def kill_nb(dk, occ, pl, gs, d, seat, faceup):
             pl[seat, PLC.BOSS_KILLS] += 1
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def leak_nb(dk, occ, gs, d):
     """Drakka ``d`` gets through: off the path, panic up by its Threat (TB-074, TB-033)."""
     lift_nb(dk, occ, d)
@@ -118,7 +118,7 @@ def leak_nb(dk, occ, gs, d):
         gs[GSC.FIRST_LEAK_WAVE] = gs[GSC.WAVE_INDEX] + 1
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def move_nb(dk, occ, gs, d, speed, path_len):
     """Move Drakka ``d`` up to ``speed`` squares from its square (``-1``: entering).
 
@@ -156,7 +156,7 @@ def move_nb(dk, occ, gs, d, speed, path_len):
     return MOVED
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def advance_one_nb(dk, occ, pl, gs, d, path_len, slow_down, tough_rule, poison_credit):
     """One Drakka's Advance-phase move: poison, then Speed after Slow/Apathy, then move.
 
@@ -188,7 +188,7 @@ def advance_one_nb(dk, occ, pl, gs, d, path_len, slow_down, tough_rule, poison_c
     return move_nb(dk, occ, gs, d, speed, path_len)
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def advance_all_nb(dk, occ, pl, gs, path_len, slow_down, tough_rule, poison_credit,
                    panic_limit):
     """The Advance phase's moves: every Drakka on the path, front-most first (TB-066).
@@ -210,14 +210,14 @@ def advance_all_nb(dk, occ, pl, gs, path_len, slow_down, tough_rule, poison_cred
                 return
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def enter_nb(dk, occ, gs, d, path_len):
     """A drawn Drakka (or boss) enters at the start of the path and moves its Speed."""
     dk[d, DKC.POS] = -1
     return move_nb(dk, occ, gs, d, dk[d, DKC.SPEED], path_len)
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def draw_moves_nb(dk, occ, gs, deck, n_draw, boss, path_len, panic_limit):
     """The Draw phase's moves: ``boss`` first (row, or -1), then ``n_draw`` cards one by one.
 

@@ -21,7 +21,7 @@ A game's state is a handful of int arrays allocated once per block of games
 Path squares are numbered from the entrance (0) to the square next to the breach
 (``path_len - 1``); a Drakka off the path has position ``-1``.
 
-Every rules kernel compiles with ``njit(_nrt=False)``: none creates an array (state is
+Every rules kernel compiles with ``njit(refcount=False)``: none creates an array (state is
 allocated by :func:`alloc_nb`, which keeps reference counting), so the atomic reference
 counts numba would otherwise take on every array argument of every call are skipped.
 They cost about two thirds of the run time.

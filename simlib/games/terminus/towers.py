@@ -21,7 +21,7 @@ from simlib.games.terminus.state import (
 )
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def tower_stats_nb(tw, bl, lv, bless, s, battle, wave_index):
     """Effective stats of the tower on site ``s`` for a shot now.
 
@@ -63,13 +63,13 @@ def tower_stats_nb(tw, bl, lv, bless, s, battle, wave_index):
             lv[r, li, k, TSC.FLY], pup)
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def legal_target_nb(dk, d, fly_ok):
     """True when a tower that may (``fly_ok`` 1) or may not shoot flyers can hit ``d``."""
     return fly_ok != 0 or dk[d, DKC.FLY] == 0  # TB-009, TB-010
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def count_targets_nb(dk, occ, sdist, s, rng, fly_ok, path_len):
     """Number of Drakka a tower on site ``s`` could target with range ``rng`` (TB-093)."""
     n = 0
@@ -85,7 +85,7 @@ def count_targets_nb(dk, occ, sdist, s, rng, fly_ok, path_len):
     return n
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def site_allows_nb(sites, site, race, line):
     """True when a tower of ``race`` and ``line`` may stand on ``site`` (TB-020..024, 109)."""
     kind = sites[site, 2]
@@ -100,7 +100,7 @@ def site_allows_nb(sites, site, race, line):
     return True
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def build_cost_nb(lv, sites, race, line, site, clear_fee):
     """GP to build level 1 of ``line`` on ``site`` (TB-015, TB-023 Human clearing fee)."""
     cost = lv[race, line, 0, TSC.COST]
@@ -109,7 +109,7 @@ def build_cost_nb(lv, sites, race, line, site, clear_fee):
     return cost
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def owned_nb(tw, n_sites, seat, line):
     """Towers of ``line`` owned by ``seat``."""
     n = 0
@@ -119,7 +119,7 @@ def owned_nb(tw, n_sites, seat, line):
     return n
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def build_nb(tw, pl, lv, sites, seat, line, site, clear_fee, ready):
     """``seat`` pays and places level 1 of its race's ``line`` on the empty ``site``.
 
@@ -141,7 +141,7 @@ def build_nb(tw, pl, lv, sites, seat, line, site, clear_fee, ready):
     tw[site, TWC.PAID] = cost
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def upgrade_cost_nb(tw, lv, nlv, site):
     """GP of the next level of the tower on ``site`` (TB-111), or -1 at the top level."""
     r = tw[site, TWC.RACE]
@@ -152,7 +152,7 @@ def upgrade_cost_nb(tw, lv, nlv, site):
     return lv[r, li, k, TSC.COST]
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def upgrade_nb(tw, pl, lv, nlv, site, payer, free):
     """Raise the tower on ``site`` one level; ``payer`` pays unless ``free`` (Renovate)."""
     cost = upgrade_cost_nb(tw, lv, nlv, site)
@@ -165,7 +165,7 @@ def upgrade_nb(tw, pl, lv, nlv, site, payer, free):
     return True
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def sell_value_nb(tw, lv, site, rule):
     """GP back for destroying the tower on ``site``: half its value, down to 5 (TB-113/114)."""
     if rule == 0:
@@ -175,7 +175,7 @@ def sell_value_nb(tw, lv, site, rule):
     return (value // 2) // 5 * 5
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def unbless_nb(bl, site):
     """Remove every blessing on tower ``site`` or coming from Holy tower ``site`` (TB-115)."""
     for j in range(MAX_BLESS):
@@ -184,7 +184,7 @@ def unbless_nb(bl, site):
     compact_bl_nb(bl)
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def remove_source_nb(bl, site):
     """Take back the blessings Holy tower ``site`` bestowed (to re-assign them, TB-227)."""
     for j in range(MAX_BLESS):
@@ -193,7 +193,7 @@ def remove_source_nb(bl, site):
     compact_bl_nb(bl)
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def compact_bl_nb(bl):
     """Pack the blessings in play at the front of ``bl`` (written), keeping their order."""
     k = 0
@@ -206,7 +206,7 @@ def compact_bl_nb(bl):
             k += 1
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def sell_nb(tw, bl, pl, lv, site, rule):
     """The owner destroys the tower on ``site`` for its sell value.
 
@@ -222,7 +222,7 @@ def sell_nb(tw, bl, pl, lv, site, rule):
     return gp
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def add_blessing_nb(bl, source, target, race):
     """Put a ``race`` blessing from ``source`` (Holy site or -1) on tower ``target``."""
     for j in range(MAX_BLESS):
@@ -235,7 +235,7 @@ def add_blessing_nb(bl, source, target, race):
     return False
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def tower_levels_nb(tw, n_sites, seat):
     """Sum of the levels of the towers ``seat`` owns (TB-200)."""
     n = 0

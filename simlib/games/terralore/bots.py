@@ -130,7 +130,7 @@ def _cheapest_nb(S, s, i, last_v, last_k):
     return bv, bk
 
 
-@njit
+@njit(refcount=False)
 def pay_value_nb(S, s, i, cost):
     """Sum of the ``cost`` smallest keep-values among seat ``s``'s other hand cards."""
     total = 0.0
@@ -146,7 +146,7 @@ def pay_value_nb(S, s, i, cost):
     return total
 
 
-@njit
+@njit(refcount=False)
 def choose_payment_nb(S, cards, s, i, cost, bot_id, bp, pay):
     """Write into ``pay[:cost]`` the hand cards seat ``s`` discards to play instance ``i``.
 
@@ -161,7 +161,7 @@ def choose_payment_nb(S, cards, s, i, cost, bot_id, bp, pay):
         last_k = k
 
 
-@njit
+@njit(refcount=False)
 def choose_victim_nb(S, cards, s, p, bot_id, bp):
     """Slot of the creature seat ``s`` destroys to make room in lane ``p``.
 
@@ -214,7 +214,7 @@ def _face_up_count_nb(S, s, p):
     return n
 
 
-@njit
+@njit(refcount=False)
 def summarize_nb(S, cards, lane_size, s, ctx):
     """Fill ``ctx`` (written) with what seat ``s`` can see of both lanes (slots ``C_*``)."""
     o = 1 - s
@@ -236,7 +236,7 @@ def summarize_nb(S, cards, lane_size, s, ctx):
     ctx[C_STRONG_ATK] = creature_points_nb(S, cards, o, o, ka) if ka >= 0 else 0.0
 
 
-@njit
+@njit(refcount=False)
 def creature_value_nb(ctx, hp, v, defend, bp):
     """Worth of adding a creature of ``v`` points to the defending lane.
 
@@ -264,7 +264,7 @@ def creature_value_nb(ctx, hp, v, defend, bp):
     return val
 
 
-@njit
+@njit(refcount=False)
 def card_value_nb(S, cards, castle_hp, s, i, bp, ctx):
     """Best worth of playing instance ``i`` and the lane it goes to: (worth, lane).
 
@@ -367,7 +367,7 @@ def card_value_nb(S, cards, castle_hp, s, i, bp, ctx):
     return NEG, s
 
 
-@njit
+@njit(refcount=False)
 def choose_play_nb(S, cards, lane_size, castle_hp, s, bot_id, bp, ctx):
     """The next card seat ``s`` plays: (hand slot, lane), or (-1, -1) to pass.
 

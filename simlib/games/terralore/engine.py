@@ -77,7 +77,7 @@ STILL_PLAYING = -2
 
 
 # --- moving cards ------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def to_grave_nb(S, s, i):
     """Send seat ``s``'s instance ``i`` to its graveyard; a token is banished (TL-087).
 
@@ -92,7 +92,7 @@ def to_grave_nb(S, s, i):
         S[s, PS.GRAVE_N] += 1
 
 
-@njit
+@njit(refcount=False)
 def exile_nb(S, s, i):
     """Remove seat ``s``'s instance ``i`` from the game (TL-069/082). Writes ``S``."""
     if i >= DECK:
@@ -103,7 +103,7 @@ def exile_nb(S, s, i):
         S[s, PS.EXILE_N] += 1
 
 
-@njit
+@njit(refcount=False)
 def add_to_hand_nb(S, cfg, s, i):
     """Put instance ``i`` into seat ``s``'s hand.
 
@@ -120,7 +120,7 @@ def add_to_hand_nb(S, cfg, s, i):
     return True
 
 
-@njit
+@njit(refcount=False)
 def draw_card_nb(S, cfg, s):
     """Seat ``s`` draws one card; returns False (nothing drawn) if the deck is empty.
 
@@ -135,7 +135,7 @@ def draw_card_nb(S, cfg, s):
     return True
 
 
-@njit
+@njit(refcount=False)
 def remove_from_hand_nb(S, s, k):
     """Take the card in hand slot ``k`` out of seat ``s``'s hand (order kept); returns it.
 
@@ -149,7 +149,7 @@ def remove_from_hand_nb(S, s, k):
     return i
 
 
-@njit
+@njit(refcount=False)
 def hand_slot_nb(S, s, i):
     """Hand slot of instance ``i`` of seat ``s``, -1 if it is not in hand."""
     for k in range(S[s, PS.HAND_N]):
@@ -158,7 +158,7 @@ def hand_slot_nb(S, s, i):
     return -1
 
 
-@njit
+@njit(refcount=False)
 def remove_creature_nb(S, s, p, k, exile):
     """Take seat ``s``'s creature in slot ``k`` of lane ``p`` off the field.
 
@@ -180,7 +180,7 @@ def remove_creature_nb(S, s, p, k, exile):
         to_grave_nb(S, s, i)
 
 
-@njit
+@njit(refcount=False)
 def new_token_nb(S, cards, s, c):
     """Create an instance of token card ``c`` for seat ``s``.
 
@@ -197,7 +197,7 @@ def new_token_nb(S, cards, s, c):
     return i
 
 
-@njit
+@njit(refcount=False)
 def put_creature_nb(S, s, p, i, face_down):
     """Put instance ``i`` into the next free slot of seat ``s``'s lane ``p``; returns the slot.
 
@@ -213,7 +213,7 @@ def put_creature_nb(S, s, p, i, face_down):
 
 
 # --- castles -----------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def damage_nb(S, s, n):
     """Seat ``s``'s castle loses ``n`` HP, never below 0 (TL-017). Writes ``S``."""
     if n <= 0:
@@ -224,7 +224,7 @@ def damage_nb(S, s, n):
     S[s, PS.DAMAGE_TAKEN] += lost
 
 
-@njit
+@njit(refcount=False)
 def heal_nb(S, cfg, s, n):
     """Seat ``s``'s castle gains ``n`` HP, never above ``castle_hp`` (TL-063)."""
     hp = S[s, PS.HP] + n
@@ -232,7 +232,7 @@ def heal_nb(S, cfg, s, n):
 
 
 # --- effects -----------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def apply_effect_nb(S, cards, cfg, s, p, e, n, token, src_slot, target_slot):
     """Resolve effect ``e`` with amount ``n`` for seat ``s``, "here" being lane ``p``.
 
@@ -303,7 +303,7 @@ def apply_effect_nb(S, cards, cfg, s, p, e, n, token, src_slot, target_slot):
             add_to_hand_nb(S, cfg, s, i)  # over the limit: banished (TL-087)
 
 
-@njit
+@njit(refcount=False)
 def spring_trap_nb(S, cards, cfg, s, p, t, target_slot):
     """Seat ``s``'s trap in slot ``t`` of lane ``p`` is revealed and takes effect.
 
@@ -322,7 +322,7 @@ def spring_trap_nb(S, cards, cfg, s, p, t, target_slot):
     to_grave_nb(S, s, i)
 
 
-@njit
+@njit(refcount=False)
 def find_trap_nb(S, cards, s, p, trigger):
     """Slot of seat ``s``'s first face-down trap in lane ``p`` with ``trigger`` (-1 if none)."""
     for t in range(S[s, PS.TRAP_N + p]):
@@ -332,7 +332,7 @@ def find_trap_nb(S, cards, s, p, trigger):
 
 
 # --- setup and draws -----------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def reset_nb(S, gs, played, params):
     """Empty every zone and load both decks in list order (unshuffled). Writes all state."""
     cfg, cards, decks, dpts, damt = params
@@ -352,7 +352,7 @@ def reset_nb(S, gs, played, params):
     gs[GS.CHECK] = cfg[CFG_CHECK]
 
 
-@njit
+@njit(refcount=False)
 def setup_nb(S, gs, played, params, rng):
     """Shuffle both decks and deal the opening hands (TL-006). Writes the state, ``rng``."""
     cfg = params[0]
@@ -364,7 +364,7 @@ def setup_nb(S, gs, played, params, rng):
             draw_card_nb(S, cfg, s)
 
 
-@njit
+@njit(refcount=False)
 def draw_phase_nb(S, cfg):
     """Both players draw ``draw_per_turn`` cards, one draw at a time (TL-010/038).
 
@@ -384,7 +384,7 @@ def draw_phase_nb(S, cfg):
 
 
 # --- the Play Phase --------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def can_place_nb(S, cards, cfg, s, k, p):
     """True when seat ``s`` may play its hand card in slot ``k`` into lane ``p`` now.
 
@@ -402,7 +402,7 @@ def can_place_nb(S, cards, cfg, s, k, p):
     return True
 
 
-@njit
+@njit(refcount=False)
 def place_card_nb(S, played, cards, cfg, s, i, p, pay, n_pay, victim):
     """Seat ``s`` plays instance ``i`` (in hand) face-down into lane ``p`` (TL-039).
 
@@ -437,7 +437,7 @@ def place_card_nb(S, played, cards, cfg, s, i, p, pay, n_pay, victim):
         played[s, c >> 6] |= np.uint64(1) << np.uint64(c & 63)
 
 
-@njit
+@njit(refcount=False)
 def play_phase_nb(S, played, cards, cfg, s, bot_id, bp, pay, ctx):
     """Seat ``s``'s bot places cards until it passes (TL-002/041).
 
@@ -465,7 +465,7 @@ def play_phase_nb(S, played, cards, cfg, s, bot_id, bp, pay, ctx):
 
 
 # --- the Reveal Phase ------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def die_roll_nb(gs, rng):
     """Both players roll a d6, rerolling ties; returns the winner (TL-052). Writes ``gs``."""
     while True:
@@ -476,7 +476,7 @@ def die_roll_nb(gs, rng):
             return 0 if a > b else 1
 
 
-@njit
+@njit(refcount=False)
 def opener_nb(S, gs, cards, cfg, rng):
     """The seat that opens this turn's reveal order (the "losing player").
 
@@ -502,7 +502,7 @@ def opener_nb(S, gs, cards, cfg, rng):
     return die_roll_nb(gs, rng)
 
 
-@njit
+@njit(refcount=False)
 def lane_slot_nb(S, s, p, i):
     """Slot of instance ``i`` in seat ``s``'s lane ``p``, -1 if it is not there."""
     for j in range(S[s, PS.LANE_N + p]):
@@ -511,7 +511,7 @@ def lane_slot_nb(S, s, p, i):
     return -1
 
 
-@njit
+@njit(refcount=False)
 def reveal_creature_nb(S, cards, cfg, s, p, i):
     """Turn seat ``s``'s face-down creature ``i`` in lane ``p`` face up.
 
@@ -533,7 +533,7 @@ def reveal_creature_nb(S, cards, cfg, s, p, i):
             spring_trap_nb(S, cards, cfg, o, p, t, k)
 
 
-@njit
+@njit(refcount=False)
 def reveal_step_nb(S, cards, cfg, s, p):
     """Reveal seat ``s``'s cards placed this turn in lane ``p``.
 
@@ -561,7 +561,7 @@ def reveal_step_nb(S, cards, cfg, s, p):
             S[s, ZONE_AT + i] = ZONE.LANDMARK
 
 
-@njit
+@njit(refcount=False)
 def reveal_phase_nb(S, gs, cards, cfg, rng):
     """Reveal in order (TL-046..049).
 
@@ -581,7 +581,7 @@ def reveal_phase_nb(S, gs, cards, cfg, rng):
 
 
 # --- the Counting Phase ----------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def counting_phase_nb(S, cards, cfg, opener):
     """Count both attacks and damage both castles together (TL-054..061).
 
@@ -619,7 +619,7 @@ def counting_phase_nb(S, cards, cfg, opener):
 
 
 # --- the end ---------------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def tiebreak_nb(S, gs, cards):
     """Decide an ended match by the tiebreakers (TL-073..076). Writes ``gs``."""
     h0 = S[0, PS.HP]
@@ -638,7 +638,7 @@ def tiebreak_nb(S, gs, cards):
     gs[GS.CAUSE] = CAUSE.DRAW
 
 
-@njit
+@njit(refcount=False)
 def end_by_deck_out_nb(S, gs, cards):
     """Settle a match after a failed draw (TL-014/071/073). Writes ``gs``."""
     if S[0, PS.OUT] != 0 and S[1, PS.OUT] != 0:
@@ -648,7 +648,7 @@ def end_by_deck_out_nb(S, gs, cards):
         gs[GS.CAUSE] = CAUSE.DECK_OUT
 
 
-@njit
+@njit(refcount=False)
 def end_by_castle_nb(S, gs, cards):
     """After counting.
 
@@ -732,7 +732,7 @@ def count_breaches_nb(S, cfg):
 
 
 # --- the match -------------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def play_turns_nb(S, gs, played, params, bot_ids, bp, pay, ctx, rng):
     """Play turns until the match ends (TL-037): Draw, Play, Reveal, Counting.
 
@@ -789,7 +789,7 @@ record_dt = np.dtype(
 )
 
 
-@njit
+@njit(refcount=False)
 def write_record_nb(S, gs, played, params, bot_ids, rec, game_index):
     """Fill one record of ``record_dt`` from the final state."""
     cfg, cards, decks, dpts, damt = params
@@ -821,7 +821,7 @@ def write_record_nb(S, gs, played, params, bot_ids, rec, game_index):
             rec["played"][s, k] = played[s, k]
 
 
-@njit
+@njit(refcount=False)
 def play_one_nb(S, gs, played, params, bot_ids, bp, seed, game_index, rec, pay, ctx, rng):
     """Play match ``game_index`` of run ``seed`` on preallocated state; fill ``rec``.
 

@@ -265,7 +265,7 @@ def lane_total_nb(S, cards, s, p, face_up_only):
     return t
 
 
-@njit
+@njit(refcount=False)
 def field_points_nb(S, cards, s):
     """Total points of seat ``s``'s creatures in both lanes (TL-076)."""
     return lane_total_nb(S, cards, s, 0, False) + lane_total_nb(S, cards, s, 1, False)

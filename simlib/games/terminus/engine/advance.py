@@ -32,7 +32,7 @@ from simlib.games.terminus.state import (
 )
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def boss_rolls_nb(dk, occ, tw, gs, params, rng):
     """TB-065: one d20 per boss on the path, each result applied at once (TB-163, TB-177)."""
     cfg = params[0]
@@ -65,7 +65,7 @@ def boss_rolls_nb(dk, occ, tw, gs, params, rng):
                 tw[best, col] = 1
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def advance_phase_nb(dk, occ, tw, pl, gs, params, rng):
     """Advance: boss d20 rolls, then every Drakka moves, front-most first."""
     cfg = params[0]
@@ -75,13 +75,13 @@ def advance_phase_nb(dk, occ, tw, pl, gs, params, rng):
                    cfg[CFG_POISON_CREDIT], cfg[CFG_PANIC_LIMIT])
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def draw_count_nb(cfg, battle, roll):
     """Drakka drawn: the d6 ``roll`` plus the Battle's Draw modifier (TB-078..084)."""
     return roll + cfg[CFG_DRAW_MOD + battle - 1]
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def draw_phase_nb(dk, occ, gs, deck, params, rng):
     """Draw: the active player rolls the d6; in Wave 3 the boss enters first (TB-085)."""
     cfg = params[0]

@@ -75,7 +75,7 @@ record_dt = np.dtype(
 )
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def write_record_nb(dk, pl, gs, rec, game_index):
     """Fill one record from the final state. ``rec`` is a record of ``record_dt``."""
     n = gs[GSC.N_PLAYERS]
@@ -136,7 +136,7 @@ def write_record_nb(dk, pl, gs, rec, game_index):
             rec["seat_kills"][s] = -1
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def play_one_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, seed,
                 game_index, rec, rng):
     """Play game ``game_index`` of run ``seed`` on preallocated state; fill ``rec``."""

@@ -30,7 +30,7 @@ from simlib.games.terminus.towers import (
 )
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def place_blessings_nb(tw, bl, lv, cover, n_sites, site, seat):
     """(Re-)assign the blessings of Holy tower ``site``.
 
@@ -47,7 +47,7 @@ def place_blessings_nb(tw, bl, lv, cover, n_sites, site, seat):
         add_blessing_nb(bl, site, t, race)
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def blessings_from_nb(bl, site):
     """Blessings Holy tower ``site`` has in play."""
     n = 0
@@ -59,7 +59,7 @@ def blessings_from_nb(bl, site):
     return n
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def renovate_nb(tw, bl, pl, lv, nlv, cover, n_sites, seat, site):
     """Renovate: the tower on ``site`` rises one level for free (TB-155)."""
     if not upgrade_nb(tw, pl, lv, nlv, site, seat, I64(1)):
@@ -69,7 +69,7 @@ def renovate_nb(tw, bl, pl, lv, nlv, cover, n_sites, seat, site):
     return True
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def holy_ready_nb(cfg, race, wave_index):
     """Wave index from which a new Holy tower blesses (TB-024/025: Treefolk wait)."""
     if race == 2:  # Treefolk
@@ -77,7 +77,7 @@ def holy_ready_nb(cfg, race, wave_index):
     return wave_index
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def do_build_nb(tw, bl, pl, gs, params, seat, line, site):
     """``seat`` builds ``line`` on ``site`` (TB-109) and places a Holy tower's blessings."""
     cfg = params[0]
@@ -90,7 +90,7 @@ def do_build_nb(tw, bl, pl, gs, params, seat, line, site):
         place_blessings_nb(tw, bl, lv, cover, cfg[CFG_SITES], site, seat)
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def do_upgrade_nb(tw, bl, pl, gs, params, seat, site):
     """``seat`` pays the next level of its tower on ``site``.
 

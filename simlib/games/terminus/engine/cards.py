@@ -22,7 +22,7 @@ from simlib.games.terminus.state import (
 )
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def hand_add_nb(hand, pl, seat, card, wave_index):
     """Give ``seat`` the Imperial card ``card``, gained in Wave ``wave_index`` (TB-120)."""
     n = pl[seat, PLC.HAND_N]
@@ -34,7 +34,7 @@ def hand_add_nb(hand, pl, seat, card, wave_index):
     return True
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def playable_nb(hand, pl, seat, card, wave_index):
     """Index in ``seat``'s hand of a ``card`` gained before this Wave (TB-120), or -1."""
     for i in range(pl[seat, PLC.HAND_N]):
@@ -43,7 +43,7 @@ def playable_nb(hand, pl, seat, card, wave_index):
     return -1
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def hand_take_nb(hand, pl, seat, i):
     """Remove card ``i`` from ``seat``'s hand (keeps the order of the rest); returns it."""
     card = hand[seat, i, 0]
@@ -55,14 +55,14 @@ def hand_take_nb(hand, pl, seat, i):
     return card
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def discard_favor_nb(fdeck, gs, card):
     """A Favor goes onto the Favor discard pile."""
     fdeck[1, gs[GSC.FD_DISC]] = card
     gs[GSC.FD_DISC] += 1
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def gain_favor_nb(hand, fdeck, pl, gs, seat, rng):
     """``seat`` draws the top Favor (TB-119), reshuffling the discards when the pile is out.
 
@@ -86,7 +86,7 @@ def gain_favor_nb(hand, fdeck, pl, gs, seat, rng):
     return card
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def gain_sanction_nb(hand, pl, gs, seat, card):
     """``seat`` takes Sanction ``card`` from the supply if one is left (TB-122)."""
     k = GSC.SANC + card - IMP.RENOVATE
@@ -98,7 +98,7 @@ def gain_sanction_nb(hand, pl, gs, seat, card):
     return True
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def play_nb(hand, fdeck, pl, gs, seat, i):
     """``seat`` plays hand card ``i``.
 
@@ -119,7 +119,7 @@ def play_nb(hand, fdeck, pl, gs, seat, i):
     return card
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def tier_nb(count, cfg):
     """Spy Network / War Chest tier reached by ``count`` cards played (TB-134..137)."""
     t = 0
@@ -129,7 +129,7 @@ def tier_nb(count, cfg):
     return t
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def play_tax_nb(hand, fdeck, pl, gs, cfg, seat, i):
     """Play a Tax Collector: GP by the current Battle at once (TB-138..142)."""
     play_nb(hand, fdeck, pl, gs, seat, i)
@@ -138,7 +138,7 @@ def play_tax_nb(hand, fdeck, pl, gs, cfg, seat, i):
     return gp
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def spy_execute_nb(dk, occ, pl, gs, seat, d, tough_rule):
     """Execute Drakka ``d`` with a Spy.
 
@@ -155,7 +155,7 @@ def spy_execute_nb(dk, occ, pl, gs, seat, d, tough_rule):
     gs[GSC.SPY_KILLS] += 1
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def carnage_nb(dk, occ, pl, gs, seat, a, k, path_len, tough_rule):
     """Carnage on path squares ``a ..
 
@@ -180,7 +180,7 @@ def carnage_nb(dk, occ, pl, gs, seat, a, k, path_len, tough_rule):
     return kills
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def apathy_nb(dk, occ, q):
     """Apathy on square ``q``: its non-boss Drakka move 1 next Advance (TB-153, TB-162)."""
     n = 0
@@ -192,7 +192,7 @@ def apathy_nb(dk, occ, q):
     return n
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def countered_nb(hand, fdeck, pl, gs, victim, spy_player, wi):
     """Let the victim of a Spy cancel it with a Spy (TB-132).
 

@@ -38,7 +38,7 @@ from simlib.games.terminus.towers import (
 )
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def hit_nb(dk, occ, pl, gs, d, seat, dmg, poison, slow, pup, tough_rule, cfg):
     """A shot of ``seat``'s tower hits Drakka ``d``.
 
@@ -67,7 +67,7 @@ def hit_nb(dk, occ, pl, gs, d, seat, dmg, poison, slow, pup, tough_rule, cfg):
     return False
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def fire_tower_nb(dk, occ, tw, bl, pl, gs, cfg, near, cover, sdist, lv, bless, s, bp):
     """Tower ``s`` fires its shots.
 
@@ -89,7 +89,7 @@ def fire_tower_nb(dk, occ, tw, bl, pl, gs, cfg, near, cover, sdist, lv, bless, s
     return shots
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def defend_cards_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng):
     """Cards ``seat`` plays as its Defend turn starts.
 
@@ -127,7 +127,7 @@ def defend_cards_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, 
                 tw[s, TWC.COMBUST if card == IMP.COMBUST else TWC.FALCONRY] = 1
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def holds_defend_card_nb(hand, pl, seat, wave_index):
     """True when ``seat`` holds a playable Carnage, Spy, Combust or Falconry."""
     for i in range(pl[seat, PLC.HAND_N]):
@@ -138,7 +138,7 @@ def holds_defend_card_nb(hand, pl, seat, wave_index):
     return False
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def sabotage_nb(dk, occ, tw, pl, hand, fdeck, gs, params, victim, bot_id, bp, rng):
     """Rivals' Sabotage before ``victim`` fires.
 
@@ -166,7 +166,7 @@ def sabotage_nb(dk, occ, tw, pl, hand, fdeck, gs, params, victim, bot_id, bp, rn
             tw[s, TWC.SABOTAGED] = 1
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def defend_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng):
     """The Defend phase.
 

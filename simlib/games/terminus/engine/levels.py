@@ -29,7 +29,7 @@ from simlib.games.terminus.towers import (
 )
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def progress_nb(tw, pl, cfg, cls, n_sites, seat):
     """A character's progress toward its next level: the class chart's weighted counters."""
     c = pl[seat, PLC.CLASS]
@@ -42,7 +42,7 @@ def progress_nb(tw, pl, cfg, cls, n_sites, seat):
     return v
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def level_due_nb(tw, pl, cfg, cls, seat):
     """True when ``seat``'s progress has reached its next level (then call level_up_nb)."""
     lvl = pl[seat, PLC.LEVEL]
@@ -52,7 +52,7 @@ def level_due_nb(tw, pl, cfg, cls, seat):
     return v >= cls[pl[seat, PLC.CLASS], N_COUNTERS + lvl]
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def level_up_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng):
     """Raise ``seat``'s character level and spend the new crystals.
 
@@ -75,7 +75,7 @@ def level_up_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, 
                                bot_id, bp, rng)
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def use_crystal_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, colour, bot_id, bp,
                    rng):
     """Spend one Charged Crystal of ``colour`` (0 White, 1 Pink, 2 Red) on one option.

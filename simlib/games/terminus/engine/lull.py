@@ -33,7 +33,7 @@ from simlib.games.terminus.towers import (
 )
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def tally_nb(tw, pl, gs, cfg, final, bp):
     """Lull step 1: the tally.
 
@@ -62,7 +62,7 @@ def tally_nb(tw, pl, gs, cfg, final, bp):
         pl[seat, PLC.BATTLE_KILLS] = 0
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def clear_piles_nb(dk, gs):
     """Lull step 2: the piles.
 
@@ -83,7 +83,7 @@ def clear_piles_nb(dk, gs):
     gs[GSC.DRAW_PTR] = 0
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def lull_nb(dk, tw, pl, deck, gs, params, b, bp, rng):
     """The Lull after Battle ``b`` (TB-006, TB-198..210)."""
     cfg = params[0]
@@ -94,7 +94,7 @@ def lull_nb(dk, tw, pl, deck, gs, params, b, bp, rng):
         initiative_nb(gs, gs[GSC.N_PLAYERS], rng)
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def final_scoring_nb(tw, pl, gs, cfg, bp):
     """End of game: the last tally (TB-211/219), character-level VP (TB-215..218)."""
     tally_nb(tw, pl, gs, cfg, I64(1), bp)
@@ -104,7 +104,7 @@ def final_scoring_nb(tw, pl, gs, cfg, bp):
             pl[seat, PLC.VP] += cfg[CFG_LEVEL_VP + lvl - 1]
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def winners_nb(pl, n):
     """Bit mask of the winners: most VP, then most GP, then shared (TB-220..222)."""
     mask = 0

@@ -35,7 +35,7 @@ from simlib.games.terminus.state import (
 )
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def collect_nb(dk, pl, gs, seat):
     """Resolve for ``seat``: Bounty or a Petition.
 
@@ -65,7 +65,7 @@ def collect_nb(dk, pl, gs, seat):
     return gp
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def trade_nb(hand, fdeck, pl, gs, seat, row, card, rng):
     """Trade Petitions for Imperial cards.
 
@@ -86,7 +86,7 @@ def trade_nb(hand, fdeck, pl, gs, seat, row, card, rng):
     return True
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def redraw_nb(hand, fdeck, pl, gs, seat, n_discard, rng):
     """The discard-and-redraw of ``seat``.
 
@@ -113,7 +113,7 @@ def redraw_nb(hand, fdeck, pl, gs, seat, n_discard, rng):
     return drawn
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def resolve_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng):
     """The Resolve phase.
 

@@ -40,7 +40,7 @@ from simlib.games.terminus.towers import (
 )
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def initiative_nb(gs, n, rng):
     """Everyone rolls the d6; only the players tied for highest roll again (TB-053/054).
 
@@ -69,7 +69,7 @@ def initiative_nb(gs, n, rng):
             return winner
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def start_battle_nb(dk, deck, gs, b, rng):
     """Battle ``b``'s deck is shuffled and placed at the start of the path (TB-048, 209)."""
     gs[GSC.BATTLE] = b
@@ -85,13 +85,13 @@ def start_battle_nb(dk, deck, gs, b, rng):
     gs[GSC.DRAW_PTR] = 0
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def boss_row_nb(gs, b):
     """``dk`` row of Battle ``b``'s boss (they follow the deck cards)."""
     return gs[GSC.N_DRAKKA] - N_BATTLES + b - 1
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def setup_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, rng):
     """Reset the state and play the setup: decks, allowance, initiative, builds."""
     cfg = params[0]
@@ -175,7 +175,7 @@ def setup_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, rng
         setup_build_nb(tw, bl, pl, gs, params, seat, later, bp)
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def _card_row_nb(dk, cards, d, card, battle):
     dk[d, DKC.CARD] = card
     dk[d, DKC.WHERE] = WHERE.UNUSED
@@ -193,7 +193,7 @@ def _card_row_nb(dk, cards, d, card, battle):
     dk[d, DKC.CARNAGE_DMG] = cards[card, CARD.CARNAGE_DMG]
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def setup_build_nb(tw, bl, pl, gs, params, seat, later, bp):
     """One setup build of ``seat``.
 

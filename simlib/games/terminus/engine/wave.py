@@ -50,7 +50,7 @@ from simlib.games.terminus.state import (
 )
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def end_wave_nb(dk, tw, pl, gs, n_sites):
     """Per-Wave markers end: kills this Wave, Favor bought, tower sold, Sabotage."""
     # the kill log keeps the face-up cards not yet collected (a crystal's Carnage after
@@ -78,7 +78,7 @@ def end_wave_nb(dk, tw, pl, gs, n_sites):
         tw[s, TWC.SABOTAGED] = 0
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def over_nb(gs, cfg):
     """TB-213: the retreat, the moment the panic reaches the limit."""
     if gs[GSC.PANIC] >= cfg[CFG_PANIC_LIMIT]:
@@ -88,7 +88,7 @@ def over_nb(gs, cfg):
     return False
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def start_wave_nb(gs):
     """Start a Wave.
 
@@ -103,7 +103,7 @@ def start_wave_nb(gs):
         gs[GSC.ACTIVE] = (gs[GSC.ACTIVE] + 1) % gs[GSC.N_PLAYERS]
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def play_wave_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, draw, bot_id, bp, rng):
     """One Wave: Advance, Draw (if ``draw``), Defend, Resolve, Develop (TB-005)."""
     cfg = params[0]
@@ -123,7 +123,7 @@ def play_wave_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, draw, bot_i
         check_invariants_nb(dk, occ, tw, bl, pl, gs, params)
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def on_path_nb(dk, gs):
     """Drakka still on the path."""
     n = 0
@@ -133,7 +133,7 @@ def on_path_nb(dk, gs):
     return n
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def play_battles_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, rng):
     """Battles 1..5 of 3 Waves with a Lull between (TB-002/003), then clear the board."""
     cfg = params[0]
@@ -162,7 +162,7 @@ def play_battles_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, 
     gs[GSC.OVER] = 1
 
 
-@njit(_nrt=False)  # no array is created: no reference counting (see state.py)
+@njit(refcount=False)  # borrows its arrays (see state.py)
 def check_invariants_nb(dk, occ, tw, bl, pl, gs, params):
     """Count invariant breaches into ``gs[VIOLATIONS]``: occupancy, piles, GP, blessings."""
     cfg = params[0]
