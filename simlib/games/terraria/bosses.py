@@ -166,7 +166,7 @@ DISPLACE = ((0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
 
 
 # --- small helpers ----------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def form_col_nb(col, form):
     """Column of ``tab.bosses`` holding per-form column ``col`` (``BO.WOUNDS..DEBUFF``)."""
     if form == 0:
@@ -210,7 +210,7 @@ def _set_pending_nb(st, b, r, c):
     st.g[G.TRIGGER + b] = int(r) * PACK + int(c) + 1 if r >= 0 else 0
 
 
-@njit
+@njit(refcount=False)
 def _on_table_nb(grid, tiles, r, c):
     rows = grid.shape[1]
     cols = grid.shape[2]
@@ -219,7 +219,7 @@ def _on_table_nb(grid, tiles, r, c):
     return tiles[TP.KNOWN, r // (rows // LAYERS), c // (cols // TILE_COLS)] != 0
 
 
-@njit
+@njit(refcount=False)
 def _empty_nb(grid, tiles, r, c, character):
     """An empty square (TR-119) a piece may be put in; houses only for characters."""
     if not _on_table_nb(grid, tiles, r, c):
@@ -229,7 +229,7 @@ def _empty_nb(grid, tiles, r, c, character):
     return character or grid[P.FEAT, r, c] & FEAT.HOUSE == 0
 
 
-@njit
+@njit(refcount=False)
 def _near_nb(grid, tiles, r, c, what):
     """First square within 1 square of (r, c) holding ``what``; ``(-1, -1)`` for none.
 
@@ -421,7 +421,7 @@ def use_voodoo_nb(st, tab, p):
 
 
 # --- spawning ---------------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _nearest_empty_nb(grid, tiles, ar, ac):
     """Nearest empty square to (ar, ac) by squares; ties topmost, then leftmost."""
     rows = grid.shape[1]
@@ -618,7 +618,7 @@ def boss_end_turn_nb(st, tab):
 
 
 # --- displacement and the boss's move ---------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _drop_rows_nb(grid, tiles, r, c):
     """Squares a piece put in (r, c) would fall (occupants below stop it)."""
     n = 0
@@ -716,7 +716,7 @@ def boss_step_nb(st, tab, dr, dc):
     return True
 
 
-@njit
+@njit(refcount=False)
 def _boss_plan_nb(grid, tiles, pieces, k, target, steps, dist, how, queue):
     """:func:`~simlib.games.terraria.enemy.plan_nb` for a boss: occupied squares may end it.
 

@@ -30,8 +30,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numpy as np
-
 from simlib.core.jit import njit
 from simlib.games.terraria import bosses, cards, engine, life
 from simlib.games.terraria.layout import (
@@ -44,6 +42,7 @@ from simlib.games.terraria.layout import (
     EQ,
     HO,
     MAX_PLAYERS,
+    MAX_WEIGHTS,
     N_PIECES,
     NPC,
     OB,
@@ -134,6 +133,7 @@ class _Bp(NamedTuple):
 
 
 BP = _Bp()
+assert BP.N <= MAX_WEIGHTS  # noqa: S101 - the weights live in st.wts
 
 # name -> (id, defaults in PARAM_NAMES order, description)
 BOTS = {
@@ -350,7 +350,7 @@ def free_actions_nb(st, tab, p, bp):
 
 
 # --- the path search ----------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _landing_nb(grid, tiles, r, c):
     """Row where a piece stepping into (r, c) ends after falling (walls of air only)."""
     while not supported_nb(grid, tiles, r, c):
@@ -358,7 +358,7 @@ def _landing_nb(grid, tiles, r, c):
     return r
 
 
-@njit
+@njit(refcount=False)
 def _dig_ap_nb(grid, res_dig, rate, r, c):
     """Action points to dig the block at (r, c) at ``rate`` dig per point (-1: cannot).
 
@@ -378,7 +378,7 @@ def _dig_ap_nb(grid, res_dig, rate, r, c):
     return (cost + rate - 1) // rate
 
 
-@njit
+@njit(refcount=False)
 def _known_nb(grid, tiles, r, c):
     rows = grid.shape[1]
     cols = grid.shape[2]
@@ -418,7 +418,7 @@ def search_nb(st, tab, p, budget, fall_pen):
     )
 
 
-@njit
+@njit(refcount=False)
 def _search_nb(grid, tiles, res_dig, rate, hurt, r0, c0, budget, fall_pen, bdist, bfrom, q):
     """:func:`search_nb` on plain arrays."""
     rows = grid.shape[1]
@@ -491,7 +491,7 @@ def _search_nb(grid, tiles, res_dig, rate, hurt, r0, c0, budget, fall_pen, bdist
     return n
 
 
-@njit
+@njit(refcount=False)
 def _tile_gain_nb(grid, tiles, r, c):
     """Undiscovered tile positions that entering the tile of (r, c) would reveal."""
     h = grid.shape[1] // LAYERS
@@ -510,7 +510,7 @@ def _tile_gain_nb(grid, tiles, r, c):
     return n
 
 
-@njit
+@njit(refcount=False)
 def _square_value_nb(grid, tiles, pieces, res_dig, res_struct, r, c, bp, wood_short):
     """What standing in (r, c) is worth to ``p`` (see the module docstring)."""
     h = grid.shape[1] // LAYERS
@@ -552,24 +552,30 @@ def _square_value_nb(grid, tiles, pieces, res_dig, res_struct, r, c, bp, wood_sh
 @njit
 def pick_goal_nb(st, tab, p, bp, n):
     """The square of best value per cost among those the last search reached (-1: none)."""
-    cols = st.grid.shape[2]
     wood_short = _team_wood_nb(st, tab) < bp[BP.WOOD_TARGET]
+    return _pick_goal_nb(st.grid, st.tiles, st.pieces, st.bdist, st.bqueue, tab.res_dig,
+                         tab.res_struct, st.pieces[p, PC.ROW], st.pieces[p, PC.COL], bp, n,
+                         wood_short)
+
+
+@njit(refcount=False)
+def _pick_goal_nb(grid, tiles, pieces, bdist, bqueue, res_dig, res_struct, r0, c0, bp, n,
+                  wood_short):
+    """:func:`pick_goal_nb` on plain arrays."""
+    cols = grid.shape[2]
     best = -1
     bv = 0.0
-    r0 = st.pieces[p, PC.ROW]
-    c0 = st.pieces[p, PC.COL]
     for i in range(n):
-        node = st.bqueue[2 * i]
+        node = bqueue[2 * i]
         r = node // cols
         c = node % cols
-        d = st.bdist[r, c]
-        if d != st.bqueue[2 * i + 1] or (r == r0 and c == c0):
+        d = bdist[r, c]
+        if d != bqueue[2 * i + 1] or (r == r0 and c == c0):
             continue
-        if st.grid[P.OCC, r, c] != 0:
+        if grid[P.OCC, r, c] != 0:
             continue  # cannot end there (TR-119)
-        v = _square_value_nb(
-            st.grid, st.tiles, st.pieces, tab.res_dig, tab.res_struct, r, c, bp, wood_short
-        ) / (1.0 + d)
+        v = _square_value_nb(grid, tiles, pieces, res_dig, res_struct, r, c, bp,
+                             wood_short) / (1.0 + d)
         if v > bv:
             bv = v
             best = node
@@ -627,15 +633,21 @@ def _adjacent_acts_nb(st, tab, p, bp):
     if fight and (ch[CH.AP] > 0 or ch[CH.MANA] > 0):
         best = -1
         bl = 1 << 20
+        pieces = st.pieces  # read once: each read of a struct field is reference-counted
+        chars = st.chars
+        grid = st.grid
+        tiles = st.tiles
+        equip = tab.equip
+        enemies = tab.enemies
         for k in range(MAX_PLAYERS, N_PIECES):
-            if st.pieces[k, PC.KIND] == KIND.NONE:
+            if pieces[k, PC.KIND] == KIND.NONE:
                 continue
-            if not engine.can_attack_nb(st, tab, p, k):
+            if not engine.weapon_reaches_nb(pieces, chars, grid, tiles, equip, p, k):
                 continue
-            if st.pieces[k, PC.ROLE] == ROLE.BOSS:
+            if pieces[k, PC.ROLE] == ROLE.BOSS:
                 best = k
                 break
-            left = tab.enemies[st.pieces[k, PC.TYPE], EN.WOUNDS] - st.pieces[k, PC.WOUNDS]
+            left = enemies[pieces[k, PC.TYPE], EN.WOUNDS] - pieces[k, PC.WOUNDS]
             if left < bl:
                 bl = left
                 best = k
@@ -883,7 +895,8 @@ def player_turn_nb(st, tab, p, bot_id, bp):
         engine.settle_nb(st, tab, p)
         if st.g[G.OVER] != 0:
             return
-    w = np.zeros(BP.N)
+    w = st.wts[:BP.N]  # one game's scratch, not allocated each turn
+    w[:] = 0.0
     turn_weights_nb(st, tab, p, bp, w)
     gear_up_nb(st, tab, p)
     if not draw_and_play_nb(st, tab, p, w):

@@ -77,7 +77,7 @@ def alloc_scratch(rows: int, cols: int, max_steps: int = 64) -> tuple[np.ndarray
     )
 
 
-@njit
+@njit(refcount=False)
 def _on_table_nb(grid, tiles, r, c):
     rows = grid.shape[1]
     cols = grid.shape[2]
@@ -86,14 +86,14 @@ def _on_table_nb(grid, tiles, r, c):
     return tiles[TP.KNOWN, r // (rows // LAYERS), c // (cols // TILE_COLS)] != 0
 
 
-@njit
+@njit(refcount=False)
 def _solid_nb(grid, r, c):
     """A full or half block square (a worm burrows through both)."""
     s = grid[P.SQ, r, c]
     return s == SQ.BLOCK or s == SQ.HALF
 
 
-@njit
+@njit(refcount=False)
 def _may_end_nb(grid, tiles, kind, r, c):
     """May an enemy of ``kind`` end its move in (r, c), occupants aside.
 
@@ -104,7 +104,7 @@ def _may_end_nb(grid, tiles, kind, r, c):
     return _solid_nb(grid, r, c) or supported_nb(grid, tiles, r, c)
 
 
-@njit
+@njit(refcount=False)
 def enemy_can_step_nb(grid, tiles, kind, r, c, dr, dc):
     """True when an enemy of ``kind`` in (r, c) may step by (dr, dc). Read only."""
     nr = r + dr
@@ -133,7 +133,7 @@ def enemy_can_step_nb(grid, tiles, kind, r, c, dr, dc):
     return True
 
 
-@njit
+@njit(refcount=False)
 def _land_nb(grid, tiles, kind, r, c):
     """Row where an enemy stepping into (r, c) ends (only walkers fall; mover unregistered)."""
     if kind != KIND.WALKER:
@@ -143,7 +143,7 @@ def _land_nb(grid, tiles, kind, r, c):
     return r
 
 
-@njit
+@njit(refcount=False)
 def nearest_character_nb(pieces, k):
     """Index of the character nearest piece ``k`` (ties: lowest index), -1 if none."""
     best = -1
@@ -160,7 +160,7 @@ def nearest_character_nb(pieces, k):
     return best
 
 
-@njit
+@njit(refcount=False)
 def moves_allowed_nb(grid, tiles, pieces, k, movement):
     """Squares enemy ``k`` with ``movement`` may move this turn (TR-319..321). Read only."""
     if movement < 1:
@@ -182,7 +182,7 @@ def moves_allowed_nb(grid, tiles, pieces, k, movement):
     return 1 if near else 0  # TR-319, TR-321
 
 
-@njit
+@njit(refcount=False)
 def plan_nb(grid, tiles, pieces, k, target, steps, dist, how, queue):
     """Breadth-first plan of enemy ``k`` toward piece ``target`` in at most ``steps`` steps.
 
@@ -260,7 +260,7 @@ def plan_nb(grid, tiles, pieces, k, target, steps, dist, how, queue):
     return br, bc, bs
 
 
-@njit
+@njit(refcount=False)
 def move_enemy_nb(
     grid, tiles, mini, pieces, k, movement, dist, how, queue, path, falls, disc, tally
 ):

@@ -41,6 +41,7 @@ from simlib.games.terraria.layout import (
     MAX_HOUSES,
     MAX_PLAYERS,
     MAX_SLOTS,
+    MAX_WEIGHTS,
     N_PIECES,
     NPC,
     OB,
@@ -175,6 +176,7 @@ def alloc_state_nb(tab):
         np.zeros((rows, cols), np.int32),
         np.zeros((rows, cols), np.int32),
         np.zeros(rows * cols * 4, np.int32),
+        np.zeros(MAX_WEIGHTS, np.float64),
     )
 
 
@@ -535,23 +537,29 @@ def target_defense_nb(st, tab, k):
 @njit
 def can_attack_nb(st, tab, p, k):
     """True when ``p``'s weapon reaches enemy or boss ``k`` now (TR-258..272), costs aside."""
-    role = st.pieces[k, PC.ROLE]
+    return weapon_reaches_nb(st.pieces, st.chars, st.grid, st.tiles, tab.equip, p, k)
+
+
+@njit(refcount=False)
+def weapon_reaches_nb(pieces, chars, grid, tiles, equip, p, k):
+    """:func:`can_attack_nb` on plain arrays (for loops over the pieces)."""
+    role = pieces[k, PC.ROLE]
     if role != ROLE.ENEMY and role != ROLE.BOSS:
         return False
-    if st.pieces[k, PC.KIND] == KIND.NONE:
+    if pieces[k, PC.KIND] == KIND.NONE:
         return False
-    w = st.chars[p, CH.WEAPON]
+    w = chars[p, CH.WEAPON]
     if w < 0:
         return False
-    h = st.grid.shape[1] // LAYERS
-    wd = st.grid.shape[2] // TILE_COLS
-    ar = st.pieces[p, PC.ROW]
-    ac = st.pieces[p, PC.COL]
-    br = st.pieces[k, PC.ROW]
-    bc = st.pieces[k, PC.COL]
-    if not reach_nb(ar, ac, br, bc, h, wd) & tab.equip[w, EQ.RANGE]:
+    h = grid.shape[1] // LAYERS
+    wd = grid.shape[2] // TILE_COLS
+    ar = pieces[p, PC.ROW]
+    ac = pieces[p, PC.COL]
+    br = pieces[k, PC.ROW]
+    bc = pieces[k, PC.COL]
+    if not reach_nb(ar, ac, br, bc, h, wd) & equip[w, EQ.RANGE]:
         return False
-    if tab.equip[w, EQ.LOS] and not sees_nb(st.grid, st.tiles, ar, ac, br, bc):
+    if equip[w, EQ.LOS] and not sees_nb(grid, tiles, ar, ac, br, bc):
         return False
     return True
 
@@ -709,7 +717,7 @@ def _team_has_nb(st, tab, p, recipe):
     return team_has_nb(st.inv, st.chars, st.g[G.PLAYERS], recipe)
 
 
-@njit
+@njit(refcount=False)
 def team_has_nb(inv, chars, players, recipe):
     """:func:`_team_has_nb` on the arrays (cheap to call in a loop)."""
     for i in range(recipe.shape[0]):

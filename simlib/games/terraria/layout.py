@@ -680,6 +680,7 @@ class RuleCols(NamedTuple):
 
 RU = RuleCols()
 MAX_HOUSES = 10  # house tiles (TR-018)
+MAX_WEIGHTS = 32  # room for a bot's per-turn weights (bots.BP.N)
 
 
 class HouseAt(NamedTuple):
@@ -768,6 +769,7 @@ class StateFields(NamedTuple):
     bdist: Any = None  # int32 (rows, cols): the bots' path search scratch
     bfrom: Any = None  # int32 (rows, cols)
     bqueue: Any = None  # int32 (rows * cols * 4,)
+    wts: Any = None  # float64 (MAX_WEIGHTS,): the bot's weights for the turn
 
 
 # --- the kernels' structs ---------------------------------------------------------------------
@@ -836,24 +838,26 @@ else:
 
 # dtype and ndim of the State fields that may be left out (scratch only some kernels use)
 _STATE_SCRATCH = {
-    "drawn": (np.int16, 3),
-    "bdist": (np.int32, 2),
-    "bfrom": (np.int32, 2),
-    "bqueue": (np.int32, 1),
+    "drawn": (np.int16, (1, 1, 1)),
+    "bdist": (np.int32, (1, 1)),
+    "bfrom": (np.int32, (1, 1)),
+    "bqueue": (np.int32, (1,)),
+    "wts": (np.float64, (MAX_WEIGHTS,)),
 }
 
 
 def State(*args: Any, **kwargs: Any) -> StateRef:
     """Build a :class:`StateRef` from arrays, by position or by field name.
 
-    The scratch fields ``drawn``, ``bdist``, ``bfrom`` and ``bqueue`` may be left out (small
-    dummies of the right type are used). Inside kernels use ``StateRef(...)`` positionally.
+    The scratch fields ``drawn``, ``bdist``, ``bfrom``, ``bqueue`` and ``wts`` may be left
+    out (dummies of the right type are used; ``wts`` at its full size). Inside kernels use
+    ``StateRef(...)`` positionally.
     """
     vals = dict(zip(StateFields._fields, args, strict=False))
     vals.update(kwargs)
-    for name, (dt, nd) in _STATE_SCRATCH.items():
+    for name, (dt, shape) in _STATE_SCRATCH.items():
         if vals.get(name) is None:
-            vals[name] = np.zeros((1,) * nd, dtype=dt)
+            vals[name] = np.zeros(shape, dtype=dt)
     return StateRef(*(vals[f] for f in StateFields._fields))
 
 

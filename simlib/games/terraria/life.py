@@ -98,7 +98,7 @@ def inventory_count_nb(st, p, res):
     return count_units_nb(st.inv, st.chars, p, res)
 
 
-@njit
+@njit(refcount=False)
 def count_units_nb(inv, chars, p, res):
     """:func:`inventory_count_nb` on the arrays (cheap to call in a loop)."""
     n = 0

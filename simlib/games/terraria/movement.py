@@ -87,7 +87,7 @@ T = Tally()
 
 
 # --- geometry ---------------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _inside_nb(grid, tiles, r, c):
     """True when square (r, c) is in the world and on a discovered tile."""
     rows = grid.shape[1]
@@ -99,7 +99,7 @@ def _inside_nb(grid, tiles, r, c):
     return tiles[TP.KNOWN, r // h, c // w] != 0
 
 
-@njit
+@njit(refcount=False)
 def supported_nb(grid, tiles, r, c):
     """True when a piece in square (r, c) stands on a horizontal or diagonal surface.
 
@@ -121,7 +121,7 @@ def supported_nb(grid, tiles, r, c):
     return not _inside_nb(grid, tiles, r + 1, c)
 
 
-@njit
+@njit(refcount=False)
 def _touches_nb(grid, tiles, r, c, corner_below):
     """Does square (r, c) touch a corner on its lower (``corner_below``) or upper edge?"""
     if not _inside_nb(grid, tiles, r, c):
@@ -132,7 +132,7 @@ def _touches_nb(grid, tiles, r, c, corner_below):
     return s == SQ.HALF and corner_below
 
 
-@njit
+@njit(refcount=False)
 def can_step_nb(grid, tiles, r, c, dr, dc):
     """True when a piece in (r, c) may make the single step (dr, dc) (occupants ignored).
 
@@ -164,7 +164,7 @@ def can_step_nb(grid, tiles, r, c, dr, dc):
     return True
 
 
-@njit
+@njit(refcount=False)
 def can_end_nb(grid, pieces, k):
     """True when piece ``k`` may end its movement where it is: no other piece there (TR-119)."""
     occ = grid[P.OCC, pieces[k, PC.ROW], pieces[k, PC.COL]]
@@ -172,7 +172,7 @@ def can_end_nb(grid, pieces, k):
 
 
 # --- moving pieces ----------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _enter_nb(grid, tiles, mini, pieces, k, nr, nc, disc, tally):
     """Put piece ``k`` in square (nr, nc): cobweb and discovery for characters."""
     r = pieces[k, PC.ROW]
@@ -191,7 +191,7 @@ def _enter_nb(grid, tiles, mini, pieces, k, nr, nc, disc, tally):
         tally[T.DISCOVERED] += discover_nb(tiles, mini, nr // h, nc // w, disc[at:])
 
 
-@njit
+@njit(refcount=False)
 def _register_nb(grid, pieces, k):
     r = pieces[k, PC.ROW]
     c = pieces[k, PC.COL]
@@ -199,7 +199,7 @@ def _register_nb(grid, pieces, k):
         grid[P.OCC, r, c] = k + 1
 
 
-@njit
+@njit(refcount=False)
 def _fall_nb(grid, tiles, mini, pieces, k, disc, tally):
     """Drop piece ``k`` (not registered in OCC) until it stands on a surface; squares fallen."""
     n = 0
@@ -211,7 +211,7 @@ def _fall_nb(grid, tiles, mini, pieces, k, disc, tally):
     return n
 
 
-@njit
+@njit(refcount=False)
 def _record_fall_nb(grid, pieces, k, n, falls, tally):
     if n <= 0:
         return
@@ -223,7 +223,7 @@ def _record_fall_nb(grid, pieces, k, n, falls, tally):
     tally[T.FALLS] = i + 1
 
 
-@njit
+@njit(refcount=False)
 def _collapse_nb(grid, tiles, mini, pieces, r, c, falls, disc, tally):
     """Pieces stacked above square (r, c), which just lost its support, fall (TR-137)."""
     rr = r
@@ -242,7 +242,7 @@ def _collapse_nb(grid, tiles, mini, pieces, r, c, falls, disc, tally):
         rr -= 1
 
 
-@njit
+@njit(refcount=False)
 def _leave_nb(grid, pieces, k):
     """Unregister piece ``k`` from its square; True if it was registered there."""
     r = pieces[k, PC.ROW]
@@ -253,7 +253,7 @@ def _leave_nb(grid, pieces, k):
     return False
 
 
-@njit
+@njit(refcount=False)
 def step_nb(grid, tiles, mini, pieces, k, dr, dc, falls, disc, tally):
     """One movement action: piece ``k`` steps by (dr, dc), then falls if it must.
 
@@ -322,7 +322,7 @@ def fall_hurts_nb(defense, squares, cobweb, fall_damage, state):
     return fall_damage_nb(defense, squares, state)
 
 
-@njit
+@njit(refcount=False)
 def place_piece_nb(grid, tiles, mini, pieces, k, kind, r, c, falls, disc, tally):
     """Put piece ``k`` of ``kind`` into square (r, c) (setup, spawn, respawn) and let it fall.
 
@@ -353,7 +353,7 @@ def place_piece_nb(grid, tiles, mini, pieces, k, kind, r, c, falls, disc, tally)
     return True
 
 
-@njit
+@njit(refcount=False)
 def remove_piece_nb(grid, tiles, mini, pieces, k, falls, disc, tally):
     """Take piece ``k`` off the world (death, defeat); pieces stacked on it fall (TR-137).
 
@@ -369,7 +369,7 @@ def remove_piece_nb(grid, tiles, mini, pieces, k, falls, disc, tally):
 
 
 # --- rope -------------------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def rope_bottom_nb(grid, rr, cc):
     """Lowest square of the rope hanging from a rope token at (rr, cc) (TR-227).
 
@@ -386,7 +386,7 @@ def rope_bottom_nb(grid, rr, cc):
     return r
 
 
-@njit
+@njit(refcount=False)
 def place_rope_nb(grid, tiles, pieces, k, rr, cc):
     """Place a rope token (1 Cobweb, paid by the caller, TR-225) next to piece ``k``.
 
@@ -408,7 +408,7 @@ def place_rope_nb(grid, tiles, pieces, k, rr, cc):
     return True
 
 
-@njit
+@njit(refcount=False)
 def rope_move_nb(grid, tiles, mini, pieces, k, rr, cc, target, falls, disc, tally):
     """Piece ``k``, in the rope's column below the token at (rr, cc), climbs to row ``target``.
 
@@ -451,7 +451,7 @@ def rope_move_nb(grid, tiles, mini, pieces, k, rr, cc, target, falls, disc, tall
     return (abs(target - r) + 1) // 2
 
 
-@njit
+@njit(refcount=False)
 def let_go_nb(grid, tiles, mini, pieces, k, falls, disc, tally):
     """Piece ``k`` lets go of its rope and falls as normal (TR-230).
 
@@ -475,7 +475,7 @@ def let_go_nb(grid, tiles, mini, pieces, k, falls, disc, tally):
 
 
 # --- platforms --------------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def can_place_platform_nb(grid, tiles, pieces, k, plat_pos, slot):
     """True when piece ``k`` may place a platform at position ``slot`` of ``plat_pos``.
 
@@ -496,7 +496,7 @@ def can_place_platform_nb(grid, tiles, pieces, k, plat_pos, slot):
     return not grid[P.FEAT, tr, tc] & FEAT.PLATFORM
 
 
-@njit
+@njit(refcount=False)
 def place_platform_nb(grid, tiles, pieces, k, plat_pos, slot):
     """Place a platform (1 Wood, paid by the caller, TR-221) at ``slot``; writes ``grid``.
 
@@ -511,7 +511,7 @@ def place_platform_nb(grid, tiles, pieces, k, plat_pos, slot):
 
 
 # --- digging and chopping ---------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def dig_nb(grid, tiles, mini, pieces, k, tr, tc, amount, res_dig, falls, disc, tally):
     """Piece ``k`` spends up to ``amount`` dig on the block at (tr, tc) (TR-170..182).
 
@@ -555,7 +555,7 @@ def dig_nb(grid, tiles, mini, pieces, k, tr, tc, amount, res_dig, falls, disc, t
     return spent, 1, res
 
 
-@njit
+@njit(refcount=False)
 def chop_nb(grid, tiles, pieces, k, tr, tc, amount):
     """Piece ``k`` spends up to ``amount`` chop on the tree or cactus shown at (tr, tc).
 
@@ -590,7 +590,7 @@ def chop_nb(grid, tiles, pieces, k, tr, tc, amount):
     return spent, need
 
 
-@njit
+@njit(refcount=False)
 def sunrise_trees_nb(grid):
     """Sunrise step 2: every Acorn is removed, with any partial chop it tracked (TR-082).
 
@@ -604,7 +604,7 @@ def sunrise_trees_nb(grid):
 
 
 # --- setup and fall damage --------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def butterfly_squares_nb(grid, out):
     """The butterfly starting squares, top to bottom and left to right (TR-053).
 

@@ -52,7 +52,7 @@ class Ranges(NamedTuple):
 R = Ranges()
 
 
-@njit
+@njit(refcount=False)
 def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
     """Blocking region of square (r, c): 0 none, 1 the lower half, 2 the whole square.
 
@@ -77,7 +77,7 @@ def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
     return 0
 
 
-@njit
+@njit(refcount=False)
 def _hits_open_rect_nb(x0, y0, x1, y1, xa, xb, ya, yb):
     """Does the closed segment (x0, y0)-(x1, y1) meet the open rectangle (xa, xb) x (ya, yb)?
 
@@ -107,7 +107,7 @@ def _hits_open_rect_nb(x0, y0, x1, y1, xa, xb, ya, yb):
     return lo < hi and lo < 1.0 and hi > 0.0
 
 
-@njit
+@njit(refcount=False)
 def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
     """True when the segment between two corners passes inside no blocking region.
 
@@ -147,7 +147,7 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
     return True
 
 
-@njit
+@njit(refcount=False)
 def sees_nb(grid, tiles, ar, ac, br, bc):
     """True when square (ar, ac) sees square (br, bc) (TR-266; symmetric, TR-267). Read only."""
     for i in range(4):
@@ -161,7 +161,7 @@ def sees_nb(grid, tiles, ar, ac, br, bc):
     return False
 
 
-@njit
+@njit(refcount=False)
 def reach_nb(ar, ac, br, bc, tile_rows, tile_cols):
     """Bit set of ranges (``R``) that reach square (br, bc) from square (ar, ac)."""
     dr = abs(ar - br)

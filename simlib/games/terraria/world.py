@@ -731,7 +731,7 @@ def generate_world_nb(tpl, stock, stock_n, start, evil, grid, tiles, mini, drawn
     return evil
 
 
-@njit
+@njit(refcount=False)
 def discover_nb(tiles, mini, layer, tcol, out):
     """The discovery check made when a character enters tile ``(layer, tcol)`` (TR-144).
 
