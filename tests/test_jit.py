@@ -90,3 +90,22 @@ def test_a_borrowing_kernel_that_returns_an_array_is_refused():
 def test_a_borrowing_kernel_reads_what_it_is_passed():
     a = np.arange(5, dtype=np.float64)
     assert _calls_borrow_sum(a) == 20.0
+
+
+def test_the_numba_cache_is_kept_per_source_version(tmp_path):
+    import numba
+
+    from simlib.core import jit
+
+    assert numba.config.CACHE_DIR == jit.CACHE_DIR
+    assert jit.CACHE_DIR.endswith("simlib-" + jit.source_key())
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("x = 1\n")
+    (tmp_path / "pkg" / "b.py").write_text("y = 2\n")
+    key = jit.source_key(tmp_path / "pkg")
+    assert jit.source_key(tmp_path / "pkg") == key  # stable
+    (tmp_path / "pkg" / "b.py").write_text("y = 3\n")  # an edit in any file
+    assert jit.source_key(tmp_path / "pkg") != key
+    (tmp_path / "pkg" / "b.py").write_text("y = 2\n")
+    (tmp_path / "pkg" / "b.py").rename(tmp_path / "pkg" / "c.py")  # a file renamed
+    assert jit.source_key(tmp_path / "pkg") != key

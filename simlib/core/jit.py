@@ -22,18 +22,55 @@ that was never taken), and ``tests/test_refcount.py`` checks that batches of eve
 registered game allocate and free the same number of blocks.
 Every other kernel states ``_nrt=True`` outright, so that it never inherits the setting
 from whichever kernel happened to compile it first.
+
+The on-disk cache is kept per version of simlib's source. Numba checks a cached kernel
+against its own file only: after an edit to ``bots.py``, a kernel in ``play.py`` that calls
+into it would load from the cache with the old bot compiled in, and a run would silently
+play the old rules. So numba's cache directory is set, before any kernel is declared, to a
+folder named by a hash of every ``.py`` file of the package (:func:`source_key`): under
+``$NUMBA_CACHE_DIR`` when that is set, else the user's cache folder
+(``$XDG_CACHE_HOME`` or ``~/.cache``) under ``simlib/numba``. Where that folder cannot be
+written numba falls back to ``__pycache__`` beside the source, as without simlib.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
+from pathlib import Path
 from typing import Any
 
 import numba
 from numba.core import errors, types
 
-__all__ = ["holds_reference", "njit", "njit_parallel", "prange"]
+__all__ = ["holds_reference", "njit", "njit_parallel", "prange", "source_key"]
 
 prange = numba.prange
+
+
+def source_key(root: str | os.PathLike[str] | None = None) -> str:
+    """A hash of the ``.py`` files under ``root`` (default: the simlib package), names included."""
+    base = Path(root) if root is not None else Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for path in sorted(base.rglob("*.py")):
+        h.update(path.relative_to(base).as_posix().encode())
+        h.update(b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+def _cache_root() -> Path:
+    user = os.environ.get("NUMBA_CACHE_DIR")
+    if user:
+        return Path(user)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "simlib" / "numba"
+
+
+CACHE_DIR = str(_cache_root() / f"simlib-{source_key()}")
+"""Where this version of simlib's kernels are cached (see the module docstring)."""
+numba.config.CACHE_DIR = CACHE_DIR  # type: ignore[attr-defined]  # read as each kernel is declared
 
 
 def holds_reference(ty: Any) -> bool:
