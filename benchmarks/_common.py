@@ -7,6 +7,41 @@ import os
 import subprocess
 import sys
 
+GAMES_WORKER = r"""
+import json, os, sys, time, statistics
+import numpy as np
+import numba
+from simlib.games.registry import get_game
+
+game, preset, settings = sys.argv[1], sys.argv[2] or None, json.loads(sys.argv[3])
+n, reps, threads, warm = (int(a) for a in sys.argv[4:8])
+jit = os.environ.get("NUMBA_DISABLE_JIT") != "1"
+if threads and jit:
+    numba.set_num_threads(threads)
+g = get_game(game)
+compiled = g.compile(g.resolve(preset, settings))
+bot = g.bot(None)
+bp = np.array(list(bot.params.values()), dtype=np.float64)
+g.play_batch(compiled, bot.id, bp, 0, 0, min(n, warm))  # warm-up (compile or cache load)
+out = []
+for _ in range(reps):
+    t = time.perf_counter(); g.play_batch(compiled, bot.id, bp, 0, 0, n)
+    out.append(time.perf_counter() - t)
+print(json.dumps({"rate": n / statistics.median(out),
+                  "layer": numba.threading_layer() if jit else "-"}))
+"""
+"""Games/s of a game's default bot: argv ``game preset settings_json n reps threads warm``.
+
+The median of ``reps`` batches of ``n`` games in one process, after a warm-up batch of
+``min(n, warm)``; ``threads`` 0 leaves numba's default.
+"""
+
+
+def game_args(game: str, preset: str | None, settings: dict, n: int, reps: int, threads: int,
+              warm: int) -> list:
+    """The argv of :data:`GAMES_WORKER`."""
+    return [game, preset or "", json.dumps(settings), n, reps, threads, warm]
+
 
 def run_snippet(code: str, args, env_extra=None, timeout: int = 3600) -> dict:
     """Run ``code`` with ``args`` in a new interpreter; return its last stdout line as JSON.

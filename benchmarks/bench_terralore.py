@@ -20,33 +20,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import run_snippet  # noqa: E402
-
-WORKER = r"""
-import json, os, sys, time, statistics
-import numpy as np
-import numba
-from simlib.games.registry import get_game
-
-n, reps, threads = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-jit = os.environ.get("NUMBA_DISABLE_JIT") != "1"
-if threads and jit:
-    numba.set_num_threads(threads)
-g = get_game("terralore")
-compiled = g.compile(g.resolve(None, {}))
-bot = g.bot(None)
-bp = np.array(list(bot.params.values()), dtype=np.float64)
-
-def timed(fn):
-    fn(min(n, 50))  # warm-up (compile or cache load)
-    out = []
-    for _ in range(reps):
-        t = time.perf_counter(); fn(n); out.append(time.perf_counter() - t)
-    return statistics.median(out)
-
-sec = timed(lambda k: g.play_batch(compiled, bot.id, bp, 0, 0, k))
-print(json.dumps({"rate": n / sec, "layer": numba.threading_layer() if jit else "-"}))
-"""
+from _common import GAMES_WORKER, game_args, print_rates, run_snippet  # noqa: E402
 
 END_TO_END = r"""
 import time, sys
@@ -56,6 +30,11 @@ res = simlib.run("terralore", games=int(sys.argv[1]), seed=1, progress=False)
 el = time.perf_counter() - t
 print(f'{{"seconds": {el}, "seat0": {res.df["win"].mean()}}}')
 """
+
+
+def _rate(n, reps, threads, env=None):
+    """Games/s of the default bot in a fresh process (``benchmarks/_common.GAMES_WORKER``)."""
+    return run_snippet(GAMES_WORKER, game_args("terralore", None, {}, n, reps, threads, 50), env)
 
 
 def main(argv=None):
@@ -69,16 +48,13 @@ def main(argv=None):
     print("Terralore, default mirror match (balanced deck, value bot); medians of", reps,
           "runs\n")
     rows = []
-    py = run_snippet(WORKER, [200 if quick else 1000, 3, 0], {"NUMBA_DISABLE_JIT": "1"})
+    py = _rate(200 if quick else 1000, 3, 0, {"NUMBA_DISABLE_JIT": "1"})
     rows.append(("matches/s, plain Python", py["rate"], "-"))
     for th in (1, 2):
-        r = run_snippet(WORKER, [n, reps, th])
+        r = _rate(n, reps, th)
         rows.append((f"matches/s, numba, {th} thread{'s' if th > 1 else ''} ({r['layer']})",
                      r["rate"], f"{r['rate'] / py['rate']:.0f}x"))
-    width = max(len(r[0]) for r in rows)
-    print(f"{'measure':<{width}}  {'rate':>12}  {'vs Python':>9}")
-    for name, rate, ratio in rows:
-        print(f"{name:<{width}}  {rate:>12,.0f}  {ratio:>9}")
+    print_rates(rows, "rate")
     if not quick:
         print("\n1,000,000 matches through simlib.run (fresh process, wall clock):")
         with tempfile.TemporaryDirectory() as cache:

@@ -21,33 +21,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import print_rates, run_snippet  # noqa: E402
-
-WORKER = r"""
-import json, os, sys, time, statistics
-import numpy as np
-import numba
-from simlib.games.registry import get_game
-
-n, reps, threads = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-jit = os.environ.get("NUMBA_DISABLE_JIT") != "1"
-if threads and jit:
-    numba.set_num_threads(threads)
-g = get_game("terraria")
-compiled = g.compile(g.resolve("medium", {"players": 2}))
-bot = g.bot(None)
-bp = np.array(list(bot.params.values()), dtype=np.float64)
-
-def timed(fn):
-    fn(min(n, 8))  # warm-up (compile or cache load)
-    out = []
-    for _ in range(reps):
-        t = time.perf_counter(); fn(n); out.append(time.perf_counter() - t)
-    return statistics.median(out)
-
-sec = timed(lambda k: g.play_batch(compiled, bot.id, bp, 0, 0, k))
-print(json.dumps({"rate": n / sec, "layer": numba.threading_layer() if jit else "-"}))
-"""
+from _common import GAMES_WORKER, game_args, print_rates, run_snippet  # noqa: E402
 
 END_TO_END = r"""
 import time, sys, json
@@ -60,6 +34,12 @@ print(json.dumps({"seconds": el, "win": float(res.df["win"].mean())}))
 """
 
 
+def _rate(n, reps, threads, env=None):
+    """Games/s of the default bot in a fresh process (``benchmarks/_common.GAMES_WORKER``)."""
+    args = game_args("terraria", "medium", {"players": 2}, n, reps, threads, 8)
+    return run_snippet(GAMES_WORKER, args, env)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -70,10 +50,10 @@ def main(argv=None):
     print(f"machine: {os.cpu_count()} logical CPUs; python {sys.version.split()[0]}")
     print("Terraria, Medium, 2 players, default bot; medians of", reps, "runs\n")
     rows = []
-    py = run_snippet(WORKER, [20 if quick else 60, 3, 0], {"NUMBA_DISABLE_JIT": "1"})
+    py = _rate(20 if quick else 60, 3, 0, {"NUMBA_DISABLE_JIT": "1"})
     rows.append(("games/s, plain Python", py["rate"], "-"))
     for th in (1, 2):
-        r = run_snippet(WORKER, [n, reps, th])
+        r = _rate(n, reps, th)
         rows.append((f"games/s, numba, {th} thread{'s' if th > 1 else ''} ({r['layer']})",
                      r["rate"], f"{r['rate'] / py['rate']:.0f}x"))
     print_rates(rows, "games/s")

@@ -129,8 +129,4 @@ def njit(fn=None, *, refcount: bool = True, **kwargs):
 
 def njit_parallel(fn=None, **kwargs):
     """Compile a batch kernel with ``parallel=True`` (``prange`` over games), cached."""
-    opts = {"cache": True, "nogil": True, "parallel": True, "_nrt": True}
-    opts.update(kwargs)
-    if fn is None:
-        return lambda f: _plain_calls(numba.njit(**opts)(f))
-    return _plain_calls(numba.njit(**opts)(fn))
+    return njit(fn, parallel=True, **kwargs)

@@ -272,7 +272,7 @@ class SC(NamedTuple):
     KEYS: int = 8  # keys of the searches the bots keep (see bots.goal_searches_nb)
     EXIT_DIST: int = 9  # steps to the exit, kept
     EXIT_PARENT: int = 10
-    FBUF: int = 11  # rows 11..16 seen as a (3, MAX_TILES) float64 buffer (bots.facts_buf_nb)
+    FBUF: int = 11  # rows 11..16 seen as a (3, MAX_TILES) float64 buffer (bots.decide_nb)
     N: int = 17
 
 
