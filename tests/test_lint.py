@@ -35,3 +35,35 @@ def test_ruff_gate_can_fail(tmp_path):
     out = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", str(bad)],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode != 0 and "F401" in out.stdout
+
+
+# a merge left a conflict inside a docstring once, where neither Python nor the linters see it
+CONFLICT = ("<" * 7 + " ", "=" * 7 + "\n", ">" * 7 + " ")
+
+
+def conflict_lines(paths, root=ROOT):
+    """``(path, line number)`` of every line that starts with a merge-conflict marker."""
+    hits = []
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        for i, line in enumerate(text.splitlines(keepends=True), 1):
+            if line.startswith(CONFLICT) or line == "=" * 7:
+                hits.append((str(path.relative_to(root)), i))
+    return hits
+
+
+def test_no_merge_conflict_markers():
+    out = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    if out.returncode != 0:
+        pytest.skip("not a git checkout")
+    paths = [ROOT / p for p in out.stdout.split() if (ROOT / p).is_file()]
+    assert conflict_lines(paths) == []
+
+
+def test_conflict_check_finds_markers(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text('"""doc\n' + "<" * 7 + " HEAD\na\n" + "=" * 7 + "\nb\n" + ">" * 7 + ' x\n"""\n')
+    assert conflict_lines([f], root=tmp_path) == [("m.py", 2), ("m.py", 4), ("m.py", 6)]

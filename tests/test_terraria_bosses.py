@@ -37,8 +37,8 @@ from simlib.core.rng import new_state, shuffle_nb
 from simlib.errors import SimlibInputError
 from simlib.games.terraria import bosses as bs
 from simlib.games.terraria import enemy as en
+from simlib.games.terraria import foes, world
 from simlib.games.terraria import movement as mv
-from simlib.games.terraria import world
 from simlib.games.terraria.layout import (
     BH,
     BO,
@@ -93,13 +93,13 @@ def test_king_slime_spawns_after_eight_slimes_once():
     put(st, 1, CHAR, 8, 35)
     # TR-074: the meter starts at 0; TR-075: each slime advances it by 1
     for i in range(7):
-        assert bs.slime_slain_nb(st, tab) == 1 and st.g[G.SLIMES] == i + 1
+        assert foes.slime_slain_nb(st, tab) == 1 and st.g[G.SLIMES] == i + 1
     assert bs.check_boss_criteria_nb(st, tab) == 0
     # TR-076 / TR-391: the 8th slime makes King Slime pending
-    assert bs.slime_slain_nb(st, tab) == 1
+    assert foes.slime_slain_nb(st, tab) == 1
     assert st.g[G.PENDING] == 1 << KING and st.g[G.TRIGGER + KING] == 0
     # TR-400: the meter stops once King Slime is pending
-    assert bs.slime_slain_nb(st, tab) == 0 and st.g[G.SLIMES] == 8
+    assert foes.slime_slain_nb(st, tab) == 0 and st.g[G.SLIMES] == 8
     ref = st.rng.copy()
     # TR-398: it enters play when the enemy turn begins
     assert bs.spawn_pending_boss_nb(st, tab) == KING

@@ -124,7 +124,6 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
   house square (TR-244).
 - Undiscovered tiles are not on the table: no piece steps into them (falls only ever go
   down into tiles that the tile above has already discovered).
-<<<<<<< HEAD
 - Bosses (details in ``bosses.py``): TR-397 (open) lenses are a resource held in the
   inventory, spent standing on or next to an altar; TR-399 (open) a boss whose criterion
   is met spawns at the next of: the start of the enemy turn, cleanup step 4; TR-400 (open)
@@ -138,7 +137,6 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
   its counter for its Fight objective; TR-419 loot is dealt in order of wound tokens taken.
   The trigger squares (``FEAT.LARVA``, ``FEAT.ALTAR``, ``FEAT.ORB``) are data
   (``[boss_squares]`` in ``world.toml``).
-=======
 
 Enemies, death and respawn (:mod:`~simlib.games.terraria.foes`,
 :mod:`~simlib.games.terraria.life`; each module's docstring has the full readings):
@@ -168,8 +166,7 @@ Enemies, death and respawn (:mod:`~simlib.games.terraria.foes`,
   full health, mana unchanged.
 - TR-306 (open): collecting a crystal or star is free and adds ``RU.CRYSTAL_HP`` /
   ``RU.STAR_MANA`` (data) up to ``RU.MAX_HP`` / ``RU.MAX_MANA``. TR-400 (open): the slimes
-  meter stops once King Slime has spawned; reaching 8 marks King Slime pending.
->>>>>>> trf
+  meter stops once King Slime is pending; reaching 8 marks King Slime pending.
 
 Readings of the engine, the decks and the bots (``engine.py``, ``cards.py``, ``bots.py``)
 -------------------------------------------------------------------------------------

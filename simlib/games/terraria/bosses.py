@@ -8,19 +8,18 @@ Displacing (Displacing, Bosses Only). Every kernel takes ``(st, tab, ...)``: ``s
 
 Readings (the rulebook leaves these open; the checklist id says which)
 --------------------------------------------------------------------
-- Criteria (TR-391..396). The slimes slain meter is state, checked by
-  :func:`check_boss_criteria_nb` (King Slime once ``g[G.SLIMES] >= rules[RU.KING_SLIME]``);
-  :func:`slime_slain_nb` advances the meter and stops it once King Slime is pending, in play
-  or defeated (TR-400). The other criteria are events, each made pending the moment it
-  happens: breaking a trigger block (:func:`broke_block_nb`, called by the dig action with
-  every block it finishes and its flags: the Bee Larva, ``FEAT.LARVA``, gives Queen Bee; a
-  Shadow Orb / Crimson Heart, ``FEAT.ORB``, gives Eater of Worlds in a Corruption world and
-  Brain of Cthulhu in a Crimson world); spending lenses (:func:`spend_lenses_nb`: the
-  spender stands on or next to an altar, ``FEAT.ALTAR``, and holds ``rules[RU.LENSES]``
-  units of the Lens resource ``rules[RU.LENS]`` in their inventory, TR-397); discarding the
-  Guide Voodoo Doll (:func:`use_voodoo_nb`: the consumable with ``CO.VOODOO``, next to a
-  lava square; the caller discards it). Which boss a criterion spawns is data
-  (``BO.SPAWN``, ``BO.EVIL``). The square where a criterion was met is kept in
+- Criteria (TR-391..396). The slimes slain meter is state, checked by :func:`check_boss_criteria_nb`
+  (King Slime once ``g[G.SLIMES] >= rules[RU.KING_SLIME]``); ``foes.slime_slain_nb`` (called for
+  every slime defeated) advances the meter and stops it once King Slime is pending, in play or
+  defeated (TR-400). The other criteria are events, each made pending the moment it happens:
+  breaking a trigger block (:func:`broke_block_nb`, called by the dig action with every block it
+  finishes and its flags: the Bee Larva, ``FEAT.LARVA``, gives Queen Bee; a Shadow Orb / Crimson
+  Heart, ``FEAT.ORB``, gives Eater of Worlds in a Corruption world and Brain of Cthulhu in a Crimson
+  world); spending lenses (:func:`spend_lenses_nb`: the spender stands on or next to an altar,
+  ``FEAT.ALTAR``, and holds ``rules[RU.LENSES]`` units of the Lens resource ``rules[RU.LENS]`` in
+  their inventory, TR-397); discarding the Guide Voodoo Doll (:func:`use_voodoo_nb`: the consumable
+  with ``CO.VOODOO``, next to a lava square; the caller discards it). Which boss a criterion spawns
+  is data (``BO.SPAWN``, ``BO.EVIL``). The square where a criterion was met is kept in
   ``g[G.TRIGGER + id]`` as ``row * PACK + col + 1`` (0: none, e.g. the slimes meter).
 - Each boss spawns at most once (TR-400): a criterion of a boss already pending, in play
   or defeated does nothing (lenses and the doll are then not spent; a broken trigger block
@@ -143,7 +142,6 @@ __all__ = [
     "form_col_nb",
     "boss_stat_nb",
     "check_boss_criteria_nb",
-    "slime_slain_nb",
     "broke_block_nb",
     "spend_lenses_nb",
     "use_voodoo_nb",
@@ -312,22 +310,6 @@ def check_boss_criteria_nb(st, tab):
     if b >= 0 and st.g[G.SLIMES] >= tab.rules[RU.KING_SLIME] and _available_nb(st, b):
         _set_pending_nb(st, b, -1, -1)
     return st.g[G.PENDING]
-
-
-@njit
-def slime_slain_nb(st, tab):
-    """A slime was defeated: advance the slimes slain meter (TR-075), then check (TR-391).
-
-    The meter stops once King Slime is pending, in play or defeated (TR-400); counting
-    ``cnt[CNT.SLIMES]`` (every slime, for objectives) is the caller's. Returns 1 when the
-    meter advanced. Writes ``g[G.SLIMES]``, ``g[G.PENDING]``.
-    """
-    b = _boss_for_nb(st, tab, BOSS_SPAWN.SLIMES)
-    if b >= 0 and not _available_nb(st, b):
-        return 0
-    st.g[G.SLIMES] += 1
-    check_boss_criteria_nb(st, tab)
-    return 1
 
 
 @njit

@@ -70,9 +70,9 @@ Readings (checklist ``shared/rules/terraria-checklist.md``; also in the package 
   at its wound value it is defeated, extra wounds wasted, its token goes to its section's
   discard area, and the attacker gets its coins (up to 25), its resource drop (through
   ``life.inventory_add_nb``) and the Guide Voodoo Doll when it drops one (while a copy is
-  in the supply, TR-388). A slime advances the slimes slain meter until King Slime has
-  spawned (TR-400 reading), capped at its last space; reaching it marks King Slime pending
-  (``g[G.PENDING]``, TR-076). Life crystals, fallen stars and the boss cannot be wounded
+  in the supply, TR-388). A slime advances the slimes slain meter until King Slime is
+  pending, in play or defeated (TR-400 reading); reaching its last space marks King Slime
+  pending (``g[G.PENDING]``, TR-076). Life crystals, fallen stars and the boss cannot be wounded
   here (-1; the boss is ``bosses.py``'s).
 - Collecting (TR-305, TR-306, TR-359): a character adjacent to a life crystal or fallen
   star collects it for free: the token goes to the discard area, maximum health
@@ -128,6 +128,7 @@ __all__ = [
     "enemy_moves_nb",
     "enemy_attacks_nb",
     "wound_enemy_nb",
+    "slime_slain_nb",
     "collect_token_nb",
 ]
 
@@ -712,6 +713,25 @@ def _king_slime_nb(tab):
 
 
 @njit
+def slime_slain_nb(st, tab):
+    """A slime was defeated: advance the slimes slain meter (TR-075).
+
+    The meter stops once King Slime is pending, in play or defeated (TR-400); the slime
+    that reaches its last space makes King Slime pending (TR-076, TR-391). Counting
+    ``cnt[CNT.SLIMES]`` (every slime, for objectives) is the caller's. Returns 1 when the
+    meter advanced. Writes ``g[G.SLIMES]``, ``g[G.PENDING]``.
+    """
+    ks = _king_slime_nb(tab)
+    if ks < 0 or (st.g[G.SPAWNED] | st.g[G.PENDING] | st.g[G.DEFEATED]) >> ks & 1:
+        return 0
+    st.g[G.SLIMES] += 1
+    if st.g[G.SLIMES] >= tab.rules[RU.KING_SLIME]:
+        st.g[G.PENDING] |= 1 << ks
+        st.g[G.TRIGGER + ks] = 0
+    return 1
+
+
+@njit
 def _voodoo_nb(tab):
     for i in range(tab.consumables.shape[0]):
         if tab.consumables[i, CO.VOODOO] != 0:
@@ -750,13 +770,7 @@ def wound_enemy_nb(st, tab, p, k, wounds):
             st.held[p, v] += 1
     if tab.enemies[e, EN.SLIME] != 0:
         st.cnt[CNT.SLIMES] += 1
-        ks = _king_slime_nb(tab)
-        if ks >= 0 and not (st.g[G.SPAWNED] >> ks) & 1:
-            need = tab.rules[RU.KING_SLIME]
-            if st.g[G.SLIMES] < need:
-                st.g[G.SLIMES] += 1  # TR-075
-            if st.g[G.SLIMES] >= need:
-                st.g[G.PENDING] |= 1 << ks  # TR-076
+        slime_slain_nb(st, tab)
     st.cnt[CNT.ENEMIES] += 1
     st.chars[p, CH.KILLS] += 1
     return 1
