@@ -28,7 +28,7 @@ for _ in range(reps):
     t = time.perf_counter(); g.play_batch(compiled, bot.id, bp, 0, 0, n)
     out.append(time.perf_counter() - t)
 print(json.dumps({"rate": n / statistics.median(out),
-                  "layer": numba.threading_layer() if jit else "-"}))
+                  "layer": "Python threads, nogil blocks" if jit else "-"}))
 """
 """Games/s of a game's default bot: argv ``game preset settings_json n reps threads warm``.
 

@@ -140,7 +140,9 @@ def main(argv=None):
     reps = 3 if quick else 5
     n_games = 20_000 if quick else 100_000
     print(f"machine: {os.cpu_count()} logical CPUs; python {sys.version.split()[0]}")
-    print("Sub Terra, Normal, 4 cavers, default bot; medians of", reps, "runs\n")
+    print("Sub Terra, Normal, 4 cavers, default bot; medians of", reps, "runs")
+    print("threads: Python threads over serial nogil kernels, 64 games a block "
+          "(simlib.core.blocks; no numba threading layer)\n")
 
     rows = []
     py = run_snippet(WORKER, ["games", 40 if quick else 100, 3, 0], {"NUMBA_DISABLE_JIT": "1"})

@@ -58,7 +58,7 @@ def timed(fn):
 
 if what == "games":
     wall, cpu = timed(lambda k: g.play_batch(params, bot.id, bp, 0, 0, k))
-    layer = numba.threading_layer() if not plain else "-"
+    layer = "Python threads, nogil blocks" if not plain else "-"
     print(json.dumps({"rate": n / wall, "cpu_rate": n / cpu, "layer": layer}))
 elif what == "advance":
     dk, occ, tw, bl, pl, hand, fdeck, deck, gs, scr = alloc()

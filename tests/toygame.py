@@ -21,8 +21,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlib.core.blocks import run_blocks
 from simlib.core.game import Bot, Game, Setting, TableOption, TableSpec
-from simlib.core.jit import njit, njit_parallel, prange
+from simlib.core.jit import njit
 from simlib.core.rng import seed_state_nb, uniform_nb
 from simlib.games.registry import register
 
@@ -63,11 +64,11 @@ def play_one_nb(p, max_rounds, bot_id, risk, state):
     return False, max_rounds, won
 
 
-@njit_parallel
+@njit
 def play_batch_nb(p, max_rounds, bot_id, params, seed, start, out):
     """Fill ``out`` (toy_dt[n], written) with games ``start .. start+n-1`` of run ``seed``."""
-    for i in prange(out.shape[0]):
-        state = np.empty(4, dtype=np.uint64)
+    state = np.empty(4, dtype=np.uint64)
+    for i in range(out.shape[0]):
         seed_state_nb(seed, start + i, state)
         win, rounds, won = play_one_nb(p, max_rounds, bot_id, params[0], state)
         out[i].game_index = start + i
@@ -167,15 +168,13 @@ class ToyGame(Game):
     def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
         out = np.zeros(count, dtype=toy_dt)
         p, max_rounds = compiled
-        play_batch_nb(
-            p,
-            max_rounds,
-            np.int64(bot_id),
-            np.asarray(bot_params, np.float64),
-            np.uint64(seed),
-            np.int64(start),
-            out,
-        )
+        bp = np.asarray(bot_params, np.float64)
+
+        def play(lo: int, hi: int) -> None:
+            play_batch_nb(p, max_rounds, np.int64(bot_id), bp, np.uint64(seed),
+                          np.int64(start + lo), out[lo:hi])
+
+        run_blocks(play, count, 500)
         return out
 
     def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:

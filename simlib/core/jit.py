@@ -43,9 +43,7 @@ from typing import Any
 import numba
 from numba.core import errors, types
 
-__all__ = ["holds_reference", "njit", "njit_parallel", "prange", "source_key"]
-
-prange = numba.prange
+__all__ = ["holds_reference", "njit", "source_key"]
 
 
 def source_key(root: str | os.PathLike[str] | None = None) -> str:
@@ -125,8 +123,3 @@ def njit(fn=None, *, refcount: bool = True, **kwargs):
         return _plain_calls(numba.njit(**opts)(f))
 
     return make if fn is None else make(fn)
-
-
-def njit_parallel(fn=None, **kwargs):
-    """Compile a batch kernel with ``parallel=True`` (``prange`` over games), cached."""
-    return njit(fn, parallel=True, **kwargs)

@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlib.core.blocks import run_blocks
 from simlib.core.game import Bot, Game
 from simlib.games.subterra import bots as _bots
 from simlib.games.subterra import compile as _compile
@@ -53,7 +54,7 @@ from simlib.games.subterra.state import MAX_CAVERS
 
 __all__ = ["GAME", "SubTerra"]
 
-BLOCK = 64  # games per block inside the batch kernel (state allocated once per block)
+BLOCK = 64  # games per block: a thread plays a block on state allocated once (core.blocks)
 
 MEASURES = (
     "escaped", "left_behind", "tiles_revealed", "exit_revealed_round", "knockouts",
@@ -94,8 +95,12 @@ class SubTerra(Game):
         """Play games ``start .. start+count-1`` and return their records."""
         out = np.zeros(count, dtype=_engine.record_dt)
         bp = np.ascontiguousarray(bot_params, dtype=np.float64)
-        _engine.play_batch_nb(compiled, int(bot_id), bp, np.uint64(seed), int(start), out,
-                              BLOCK)
+        seed = np.uint64(seed)
+
+        def play(lo: int, hi: int) -> None:
+            _engine.play_block_nb(compiled, int(bot_id), bp, seed, int(start) + lo, out[lo:hi])
+
+        run_blocks(play, count, BLOCK)
         return out
 
     def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:

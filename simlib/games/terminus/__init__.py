@@ -137,6 +137,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlib.core.blocks import run_blocks
 from simlib.core.game import Bot, Game
 from simlib.games.terminus import bots as _bots
 from simlib.games.terminus import compile as _compile
@@ -146,7 +147,7 @@ from simlib.games.terminus.state import CLASS_NAMES, MAX_PLAYERS, N_BATTLES, RAC
 
 __all__ = ["GAME", "TerminusBreach"]
 
-BLOCK = 64  # games per block inside the batch kernel (state allocated once per block)
+BLOCK = 64  # games per block: a thread plays a block on state allocated once (core.blocks)
 
 MEASURES = ("leaks", "trampled", "kills", "boss_kills", "panic", "battle_reached",
             *(f"panic_b{b}" for b in range(1, N_BATTLES + 1)),
@@ -188,8 +189,12 @@ class TerminusBreach(Game):
         """Play games ``start .. start+count-1`` and return their records."""
         out = np.zeros(count, dtype=_engine.record_dt)
         bp = np.ascontiguousarray(bot_params, dtype=np.float64)
-        _engine.play_batch_nb(compiled, int(bot_id), bp, np.uint64(seed), int(start), out,
-                              BLOCK)
+        seed = np.uint64(seed)
+
+        def play(lo: int, hi: int) -> None:
+            _engine.play_block_nb(compiled, int(bot_id), bp, seed, int(start) + lo, out[lo:hi])
+
+        run_blocks(play, count, BLOCK)
         return out
 
     def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:

@@ -72,6 +72,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlib.core.blocks import run_blocks
 from simlib.core.game import Bot, Game
 from simlib.games.terralore import bots as _bots
 from simlib.games.terralore import compile as _compile
@@ -81,7 +82,7 @@ from simlib.games.terralore.state import NW
 
 __all__ = ["GAME", "Terralore"]
 
-BLOCK = 256  # matches per block inside the batch kernel (state allocated once per block)
+BLOCK = 256  # matches per block: a thread plays a block on state allocated once (core.blocks)
 
 MEASURES = ("hp0", "hp1", "field0", "field1", "cards_played0", "cards_played1",
             "graveyard0", "graveyard1", "exiled0", "exiled1")
@@ -144,7 +145,12 @@ class Terralore(Game):
                 bp[s] = run_bp
         dt = np.dtype(_engine.record_dt, metadata={"decks": deck_names})
         out = np.zeros(count, dtype=dt)
-        _engine.play_batch_nb(params, ids, bp, np.uint64(seed), int(start), out, BLOCK)
+        seed = np.uint64(seed)
+
+        def play(lo: int, hi: int) -> None:
+            _engine.play_block_nb(params, ids, bp, seed, int(start) + lo, out[lo:hi])
+
+        run_blocks(play, count, BLOCK)
         return out
 
     def _data_of(self, values: dict[str, Any] | None) -> str:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlib.core.jit import njit, njit_parallel, prange
+from simlib.core.jit import njit
 from simlib.core.rng import d6_nb, seed_state_nb, shuffle_nb
 from simlib.games.terralore import bots
 from simlib.games.terralore.state import (
@@ -833,22 +833,16 @@ def play_one_nb(S, gs, played, params, bot_ids, bp, seed, game_index, rec, pay, 
     write_record_nb(S, gs, played, params, bot_ids, rec, game_index)
 
 
-@njit_parallel
-def play_batch_nb(params, bot_ids, bp, seed, start, out, block):
-    """Play matches ``start .. start+len(out)-1`` in parallel into ``out`` (written).
+@njit
+def play_block_nb(params, bot_ids, bp, seed, start, out):
+    """Play matches ``start .. start+len(out)-1`` into ``out`` (written), one after another.
 
-    Matches are dealt in blocks of ``block``; each block allocates its state once and
-    reuses it. Each match's stream depends on (seed, index) only.
+    The state is allocated once for the block and reused. Each match's stream depends on
+    (seed, index) only. Blocks run on threads (``core.blocks``).
     """
-    count = out.shape[0]
-    n_blocks = (count + block - 1) // block
-    for b in prange(n_blocks):
-        S, gs, played = alloc_nb()
-        pay = np.zeros(HMAX, np.int32)
-        ctx = np.zeros(bots.C_N, np.float64)
-        rng = np.zeros(4, np.uint64)
-        lo = b * block
-        hi = min(count, lo + block)
-        for i in range(lo, hi):
-            play_one_nb(S, gs, played, params, bot_ids, bp, seed, start + i, out[i], pay, ctx,
-                        rng)
+    S, gs, played = alloc_nb()
+    pay = np.zeros(HMAX, np.int32)
+    ctx = np.zeros(bots.C_N, np.float64)
+    rng = np.zeros(4, np.uint64)
+    for i in range(out.shape[0]):
+        play_one_nb(S, gs, played, params, bot_ids, bp, seed, start + i, out[i], pay, ctx, rng)

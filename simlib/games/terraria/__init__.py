@@ -214,12 +214,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlib.core.blocks import run_blocks
 from simlib.core.game import Bot, Game, TableSpec
 from simlib.games.terraria import settings as _settings
 
 __all__ = ["GAME", "Terraria"]
 
-BLOCK = 64  # games per block inside the batch kernel (state allocated once per block)
+BLOCK = 64  # games per block: a thread plays a block on state allocated once (core.blocks)
 MAX_ROUNDS = 400  # a safety cap far past any time track's end
 
 
@@ -281,12 +282,17 @@ class Terraria(Game):
 
     def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
         """Play games ``start .. start+count-1`` and return their records."""
-        from simlib.games.terraria.play import play_batch_nb, record_dt
+        from simlib.games.terraria.play import play_block_nb, record_dt
 
         tab, cfg = compiled
         out = np.zeros(count, dtype=record_dt)
         bp = np.ascontiguousarray(bot_params, dtype=np.float64)
-        play_batch_nb(tab, cfg, int(bot_id), bp, np.uint64(seed), int(start), out, BLOCK)
+        seed = np.uint64(seed)
+
+        def play(lo: int, hi: int) -> None:
+            play_block_nb(tab, cfg, int(bot_id), bp, seed, int(start) + lo, out[lo:hi])
+
+        run_blocks(play, count, BLOCK)
         return out
 
     def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:

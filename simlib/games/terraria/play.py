@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlib.core.jit import njit, njit_parallel, prange
+from simlib.core.jit import njit
 from simlib.games.terraria import bots, engine
 from simlib.games.terraria.engine import CFG
 from simlib.games.terraria.layout import CH, CNT, OUT, G
 
-__all__ = ["record_dt", "play_one_nb", "play_batch_nb", "MEASURES"]
+__all__ = ["record_dt", "play_one_nb", "play_block_nb", "MEASURES"]
 
 MEASURES = (
     "chains",
@@ -141,17 +141,13 @@ def play_one_nb(st, tab, cfg, bot_id, bp, seed, index, rec):
     record_nb(st, tab, index, rec)
 
 
-@njit_parallel
-def play_batch_nb(tab, cfg, bot_id, bp, seed, start, out, block):
-    """Play games ``start .. start+len(out)-1`` into ``out``, in blocks sharing one state.
+@njit
+def play_block_nb(tab, cfg, bot_id, bp, seed, start, out):
+    """Play games ``start .. start+len(out)-1`` into ``out``, one after another on one state.
 
     Each game's stream depends only on (seed, index), so any chunking gives the same rows.
+    Blocks run on threads (``core.blocks``).
     """
-    count = out.shape[0]
-    n_blocks = (count + block - 1) // block
-    for b in prange(n_blocks):
-        st = engine.alloc_state_nb(tab)
-        lo = b * block
-        hi = min(count, lo + block)
-        for i in range(lo, hi):
-            play_one_nb(st, tab, cfg, bot_id, bp, seed, start + i, out[i])
+    st = engine.alloc_state_nb(tab)
+    for i in range(out.shape[0]):
+        play_one_nb(st, tab, cfg, bot_id, bp, seed, start + i, out[i])

@@ -27,7 +27,7 @@ from simlib.games.terminus.engine.advance import (
     draw_phase_nb,
 )
 from simlib.games.terminus.engine.batch import (
-    play_batch_nb,
+    play_block_nb,
     play_one_nb,
     record_dt,
     write_record_nb,
@@ -241,7 +241,7 @@ __all__ = [
     "check_invariants_nb",
     "write_record_nb",
     "play_one_nb",
-    "play_batch_nb",
+    "play_block_nb",
     "advance_all_nb",
     "draw_moves_nb",
     "is_dead_nb",

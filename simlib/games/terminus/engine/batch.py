@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simlib.core.jit import njit, njit_parallel, prange
+from simlib.core.jit import njit
 from simlib.core.rng import seed_state_nb
 from simlib.games.terminus.engine.config import (
     CFG_CHECK,
@@ -149,21 +149,16 @@ def play_one_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, 
     write_record_nb(dk, pl, gs, rec, game_index)
 
 
-@njit_parallel
-def play_batch_nb(params, bot_id, bp, seed, start, out, block):
-    """Play games ``start .. start+len(out)-1`` in parallel into ``out`` (written).
+@njit
+def play_block_nb(params, bot_id, bp, seed, start, out):
+    """Play games ``start .. start+len(out)-1`` into ``out`` (written), one after another.
 
-    Games are dealt in blocks of ``block``; each block allocates its state once and
-    reuses it, so no game allocates. Each game's stream depends on (seed, index) only.
+    The state is allocated once for the block and reused, so no game allocates. Each game's
+    stream depends on (seed, index) only. Blocks run on threads (``core.blocks``).
     """
-    count = out.shape[0]
-    n_blocks = (count + block - 1) // block
-    for b in prange(n_blocks):
-        dk, occ, tw, bl, pl, hand, fdeck, deck, gs, scr = alloc_nb()
-        rng = np.zeros(4, np.uint64)
-        lo = b * block
-        hi = min(count, lo + block)
-        for i in range(lo, hi):
-            play_one_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, seed,
-                        start + i, out[i], rng)
+    dk, occ, tw, bl, pl, hand, fdeck, deck, gs, scr = alloc_nb()
+    rng = np.zeros(4, np.uint64)
+    for i in range(out.shape[0]):
+        play_one_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, seed,
+                    start + i, out[i], rng)
 

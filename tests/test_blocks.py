@@ -1,0 +1,61 @@
+"""``simlib.core.blocks.run_blocks``: every index played exactly once, on the threads asked for."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from simlib.core.blocks import run_blocks
+
+
+@pytest.mark.parametrize("count,block,threads", [(0, 4, 2), (1, 4, 2), (10, 3, 1), (10, 3, 2),
+                                                 (64, 64, 2), (1000, 7, 3)])
+def test_every_index_once(count, block, threads):
+    seen = np.zeros(count, np.int64)
+    spans = []
+
+    def play(lo, hi):
+        seen[lo:hi] += 1
+        spans.append((lo, hi))
+
+    run_blocks(play, count, block, threads)
+    assert (seen == 1).all()
+    assert sorted(spans) == [(lo, min(count, lo + block)) for lo in range(0, count, block)]
+
+
+def test_blocks_run_on_several_threads():
+    # each block waits until another thread has started one: only true concurrency finishes
+    barrier = threading.Barrier(2, timeout=10)
+    names = set()
+
+    def play(lo, hi):
+        names.add(threading.get_ident())
+        barrier.wait()
+
+    run_blocks(play, 4, 1, threads=2)
+    assert len(names) == 2
+
+
+def test_one_thread_runs_in_the_caller_in_order():
+    order = []
+    me = threading.get_ident()
+
+    def play(lo, hi):
+        assert threading.get_ident() == me
+        order.append(lo)
+
+    run_blocks(play, 10, 2, threads=1)
+    assert order == [0, 2, 4, 6, 8]
+
+
+def test_an_error_in_a_block_is_raised():
+    def play(lo, hi):
+        if lo == 6:
+            raise RuntimeError("block 6")
+
+    with pytest.raises(RuntimeError, match="block 6"):
+        run_blocks(play, 10, 2, threads=2)
+    with pytest.raises(ValueError, match="block"):
+        run_blocks(play, 10, 0)
