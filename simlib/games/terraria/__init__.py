@@ -186,22 +186,34 @@ Readings of the engine, the decks and the bots (``engine.py``, ``cards.py``, ``b
 - TR-108..111: the bots put a debuff card into the ready slot instead of playing it when
   the slot holds no other debuff (it then stays there: a card in the ready slot is drawn
   only when its owner chooses), and play every other card.
+- TR-054 (open): every character starts with 0 coins on the dial.
 - TR-155 / TR-160 (open): a chest's cards come at random from the chest deck of the biome
-  the opener stands in; with fewer left, what remains; the reward is the layer of the chest;
-  the bots keep the card whose reward is worth most to them, the others go back.
+  the opener stands in; with fewer left, what remains; with none, the chest is opened (and
+  marked) for nothing; the reward is the layer of the chest; the bots keep the card whose
+  reward is worth most to them, the others go back.
+- TR-183 (open): the Bee Larva, Shadow Orb and Crimson Heart are full blocks of their own
+  structural resource (``world.toml`` [resources], dig 2, 3, 3: illustrative), dug like any
+  block from an adjacent square; the one finished makes its boss pending
+  (``bosses.broke_block_nb``).
 - TR-186 / TR-187 (open): slot 5 (15 coins) before slot 6 (25 coins).
 - TR-233..242: a house's footprint (data) goes on empty air squares of discovered tiles,
   one of them adjacent to the builder, standing on a block or a house; its squares block
   sight and enemies (``FEAT.HOUSE``); every house square and the squares over its roof get
   a floor, so characters walk through and on it; Acorns under it are removed.
 - TR-254 / TR-257 (open): the placed bottle and cooking pot only need to stand somewhere;
-  their use resets at sunrise. TR-367 / TR-368 (open): NPC criteria are read at cleanup
-  ("has died" and "boss defeated" count if they ever happened); one NPC per free house in
-  the order Nurse, Merchant, Dryad, Goblin Tinkerer, Demolitionist.
+  their daily flags (``G.BOTTLE``, ``G.COOKED``, ``G.COOK_LEFT``) reset at sunrise. Their
+  powers are not modelled yet: no action takes the bottle's potion or eats a food token
+  (TR-253, TR-255), so nothing sets those flags.
+- TR-367 / TR-368 (open): NPC criteria are read at cleanup ("has died" and "boss defeated"
+  count if they ever happened); one NPC per free house in the order Nurse, Merchant, Dryad,
+  Goblin Tinkerer, Demolitionist.
 - TR-374 (open): a Merchant purchase takes a random card of the chosen (8 or 15 coin) pile,
   as the top of a face-down pile. TR-380 / TR-382 / TR-383 (open): at sunrise the Goblin
   Tinkerer scraps a debuff card of each player (if any); the Demolitionist sells each player
   with 20+ coins one bomb for 10.
+- TR-385 (open): the Nurse, the Guide and the Merchant serve a character on the world any
+  number of times while its coins last; the kernels do not check whose turn it is (the
+  bots use them in their own turn only, ``bots.free_actions_nb``).
 - Debuff cards (data): a debuff card played costs its ``HURT`` health (illustrative).
 - Life crystals and fallen stars are collected for free from an adjacent square
   (TR-306, open) and raise the maximum by ``RU.CRYSTAL_HP`` / ``RU.STAR_MANA`` (data).
