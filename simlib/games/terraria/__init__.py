@@ -121,7 +121,10 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
   block, ignore platforms and never fall (TR-327). Worms (TR-328, TR-329 open) step to
   any neighbour through full and half blocks, enter an open square only from a block (a
   gap of 1 at most), end in a block or on a surface, and never fall. No enemy enters a
-  house square (TR-244).
+  house square (TR-244, TR-330).
+- TR-331 (open): an enemy moves through squares holding other pieces but ends only in an
+  empty square (as characters do, TR-119, TR-121); a walker may end standing on another
+  piece (a stack, TR-123). A boss displaces pieces instead (``bosses.py``).
 - Undiscovered tiles are not on the table: no piece steps into them (falls only ever go
   down into tiles that the tile above has already discovered).
 - Bosses (details in ``bosses.py``): TR-397 (open) lenses are a resource held in the
