@@ -46,11 +46,11 @@ __all__ = ["main"]
 DEFAULT_GAMES = 10_000
 
 
-def _two_seat(game, values=None):
-    """Two-seat report options of ``game`` (imported on use: the report pulls matplotlib)."""
-    from simlib.report.options import two_seat_report_options
+def _report_options(game, values=None):
+    """Report options of ``game`` (imported on use: the report pulls matplotlib)."""
+    from simlib.report.options import report_options
 
-    return two_seat_report_options(game, values if isinstance(values, dict) else None)
+    return report_options(game, values if isinstance(values, dict) else None)
 
 
 class _UsageError(Exception):
@@ -415,9 +415,7 @@ def _cmd_report(args, state) -> int:
         group_by=varying,
         sweep_params=numeric_settings,
         outcomes=meta.get("outcomes") or None,
-        leave_columns=tuple(getattr(game, "leave_columns", ()) or ()),
-        measure_columns=tuple(getattr(game, "measure_columns", ()) or ()),
-        **_two_seat(game, meta.get("settings")),
+        **_report_options(game, meta.get("settings")),
     )
     if not meta.get("complete", True):
         print(

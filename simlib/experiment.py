@@ -161,11 +161,11 @@ REPORT_FILE = "report.html"
 IDENTITY_KEYS = ("game", "seed", "presets", "bots", "grid", "settings", "bot_params")
 
 
-def _two_seat(game, values=None):
-    """Two-seat report options of ``game`` (imported on use: the report pulls matplotlib)."""
-    from simlib.report.options import two_seat_report_options
+def _report_options(game, values=None):
+    """Report options of ``game`` (imported on use: the report pulls matplotlib)."""
+    from simlib.report.options import report_options
 
-    return two_seat_report_options(game, values)
+    return report_options(game, values)
 
 
 
@@ -749,9 +749,7 @@ def run_experiment(
         group_by=exp.group_by(),
         sweep_params=exp.sweep_params(),
         outcomes=list(game.outcomes),
-        leave_columns=tuple(getattr(game, "leave_columns", ()) or ()),
-        measure_columns=tuple(getattr(game, "measure_columns", ()) or ()),
-        **_two_seat(game, exp.cells[0].plan.values),
+        **_report_options(game, exp.cells[0].plan.values),
     )
     record["complete"] = True
     atomic_write_json(exp.out / EXPERIMENT_FILE, record)

@@ -247,3 +247,26 @@ def test_default_out_is_relative_to_cwd(tmp_path, monkeypatch):
     exp = load_experiment(write_toml(tmp_path, BASE, name="study.toml"))
     assert exp.out == Path("results") / "study"
     assert len(exp.cells) == 1 and exp.cells[0].name == "preset=normal,bot=steady"
+
+
+@pytest.mark.parametrize("name", ["subterra", "terraria", "terralore", "terminus"])
+def test_every_game_report_options_name_real_columns(name, tmp_path):
+    # the report sections a game asks for (time, causes, leave rounds, measures) must
+    # name columns its rows have, or its experiment report would fail at the end
+    from simlib.games.registry import get_game
+    from simlib.report import html
+    from simlib.report.options import report_options
+
+    game = get_game(name)
+    res = simlib.run(name, games=6, seed=3, progress=False)
+    opts = report_options(game)
+    cols = set(res.df.columns)
+    assert opts["time_column"] in cols
+    for _label, total, parts in opts["causes"]:
+        assert {*parts, *([total] if total else [])} <= cols
+    assert set(opts["leave_columns"]) <= cols and set(opts["measure_columns"]) <= cols
+    path = html.build_report(res.df, tmp_path / "r.html", title=name, meta={},
+                             outcomes=list(game.outcomes), **opts)
+    text = path.read_text(encoding="utf-8")
+    assert "<h2>When games end</h2>" in text
+    assert ("<h2>What causes it</h2>" in text) == bool(opts["causes"])

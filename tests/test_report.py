@@ -59,12 +59,88 @@ def df() -> pd.DataFrame:
             "hazards": rng.poisson(4.0, n).astype(float),
         }
     )
+    frame["hazards_gas"] = rng.binomial(frame["hazards"].astype(int), 0.3)
     for j, col in enumerate(LEAVE):
         leave = rng.integers(0, rounds + 1)  # left at some round up to the end
         leave = np.where(rng.random(n) < 0.25, -1, leave)  # left behind
         leave = np.where(cavers <= j, -2, leave)  # slot not in this game
         frame[col] = leave
     return frame
+
+
+
+# --------------------------------------------------------------------------- end times, causes
+def test_end_times_hand_computed():
+    small = pd.DataFrame({
+        "g": ["a", "a", "a", "b", "b"],
+        "outcome": pd.Categorical(["win", "loss", "loss", "loss", "loss"],
+                                  categories=["win", "loss", "draw"]),
+        "day": [3, 5, 7, 2, np.nan],
+    })
+    t = tables.end_times(small, "day", by="g")
+    assert list(t["g"]) == ["a", "b"] and list(t["n"]) == [3, 2]
+    assert list(t["n_win"]) == [1, 0] and list(t["n_loss"]) == [2, 1]
+    assert t["mean_win"].iloc[0] == 3.0 and np.isnan(t["mean_win"].iloc[1])
+    assert list(t["mean_loss"]) == [6.0, 2.0]  # the missing day is skipped
+    assert list(t["n_draw"]) == [0, 0]
+    shown = tables.format_end_times(t, ["g"])
+    assert list(shown.columns) == ["g", "games", "win: games (mean day)",
+                                   "loss: games (mean day)", "draw: games (mean day)"]
+    assert list(shown["loss: games (mean day)"]) == ["2 (6.0)", "1 (2.0)"]
+    assert list(shown["win: games (mean day)"]) == ["1 (3.0)", "0"]
+
+
+def test_cause_shares_hand_computed():
+    small = pd.DataFrame({"g": [0, 0, 0, 1, 1], "deaths": [2, 0, 3, 0, 0],
+                          "fall": [1, 0, 1, 0, 0], "mob": [0, 0, 1, 0, 0]})
+    t = tables.cause_shares(small, ["fall", "mob"], total="deaths", by="g")
+    assert t["share_fall"].iloc[0] == pytest.approx(2 / 5)
+    assert t["share_mob"].iloc[0] == pytest.approx(1 / 5)
+    assert t["share_other"].iloc[0] == pytest.approx(2 / 5)
+    assert t["mean_total"].tolist() == [pytest.approx(5 / 3), 0.0]
+    assert np.isnan(t["share_fall"].iloc[1])  # no deaths: no share
+    # the delta-method interval, computed by hand for the fall share of group 0
+    x = np.array([2.0, 0.0, 3.0])
+    y = np.array([1.0, 0.0, 1.0])
+    r = y.sum() / x.sum()
+    se = np.sqrt(((y - r * x) ** 2).sum() * 3 / 2) / x.sum()
+    assert t["share_fall_lo"].iloc[0] == pytest.approx(max(0.0, r - 1.959963984540054 * se))
+    assert t["share_fall_hi"].iloc[0] == pytest.approx(r + 1.959963984540054 * se)
+    whole = tables.cause_shares(small, ["fall", "mob"])  # the parts are the whole
+    assert whole["share_fall"].iloc[0] == pytest.approx(2 / 3)
+    assert "share_other" not in whole.columns
+    shown = tables.format_causes(t, ["g"])
+    assert list(shown.columns) == ["g", "games", "deaths per game", "fall", "mob", "other"]
+    assert shown["fall"].iloc[0].startswith("40.0% [") and shown["fall"].iloc[1] == "n/a"
+    with pytest.raises(KeyError, match="nope"):
+        tables.cause_shares(small, ["nope"])
+
+
+def test_cause_share_interval_covers_the_true_share():
+    # 400 runs of 300 games; each game's deaths ~ Poisson(2), each death a fall with p 0.3.
+    # The 95% interval should miss the true 0.3 in about 20 runs; the bounds [8, 36] hold
+    # with probability > 0.999 under Binomial(400, 0.05) (false alarm < 1 in 1,000).
+    rng = np.random.default_rng(7)
+    misses = 0
+    for _ in range(400):
+        deaths = rng.poisson(2.0, 300)
+        fall = rng.binomial(deaths, 0.3)
+        t = tables.cause_shares(pd.DataFrame({"d": deaths, "f": fall}), ["f"], total="d")
+        misses += not (t["share_f_lo"].iloc[0] <= 0.3 <= t["share_f_hi"].iloc[0])
+    assert 8 <= misses <= 36
+
+
+def test_end_time_bars_sum_to_one(df):
+    ax = charts.end_time_bars(df, "rounds", OUTCOMES)
+    heights = {}
+    for patch in ax.patches:
+        x = round(patch.get_x() + patch.get_width() / 2)
+        heights[x] = heights.get(x, 0.0) + patch.get_height()
+    assert sum(heights.values()) == pytest.approx(1.0)
+    counts = df["rounds"].value_counts(normalize=True)
+    for x, h in heights.items():
+        assert h == pytest.approx(counts.get(x, 0.0))
+    assert len(ax.patches) == len(OUTCOMES) * (df["rounds"].max() - df["rounds"].min() + 1)
 
 
 # --------------------------------------------------------------------------- tables
@@ -355,6 +431,8 @@ def _build(df, path, **kw):
         outcomes=OUTCOMES,
         leave_columns=LEAVE,
         measure_columns=["hazards"],
+        time_column="rounds",
+        causes=[("hazards by kind", "hazards", ["hazards_gas"])],
         **kw,
     )
 
@@ -420,3 +498,19 @@ def test_report_package_knows_no_game():
             else:
                 continue
             assert not any(n.startswith("simlib.games") for n in names), source.name
+
+
+def test_report_options_from_a_game_spec():
+    from types import SimpleNamespace
+
+    from simlib.report.options import report_options
+
+    spec = SimpleNamespace(leave_columns=["a"], measure_columns=("m",), remaining_label="cavers",
+                           time_column="day", causes=[("deaths", "d", ("f",))])
+    opts = report_options(spec)
+    assert opts == {"leave_columns": ("a",), "measure_columns": ("m",), "time_column": "day",
+                    "causes": (("deaths", "d", ("f",)),), "remaining_label": "cavers"}
+    bare = report_options(SimpleNamespace())
+    assert bare["time_column"] == "rounds" and bare["causes"] == ()
+    assert "remaining_label" not in bare
+    assert report_options(None) == {}

@@ -15,12 +15,13 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from simlib.report.tables import group_codes, group_columns, group_labels
+from simlib.report.tables import group_codes, group_columns, group_labels, outcome_order
 
 __all__ = [
     "difficulty_curve",
     "outcome_bars",
     "rounds_histogram",
+    "end_time_bars",
     "remaining_by_round",
     "remaining_by_round_table",
     "heatmap",
@@ -268,6 +269,62 @@ def rounds_histogram(df, by=None, ax=None, column="rounds"):
         title += f" by {_names(by_cols)}"
         ax.legend(title=_names(by_cols), fontsize="small")
     ax.set_title(title + " (share of games)")
+    return ax
+
+
+def end_time_bars(df, column, outcomes=None, ax=None, colors=None):
+    """When games end: stacked bars of the share of games ending at each ``column`` value.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        One row per playthrough with ``outcome`` and an integer column ``column``.
+    column : str
+        The time measure (``rounds``, a day track, ...). Missing values are ignored.
+    outcomes : sequence, optional
+        Outcomes to stack, bottom to top; default as in
+        :func:`simlib.report.tables.summary`.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    colors : mapping or sequence, optional
+        Colour per outcome (dict keyed by outcome, or a list in ``outcomes`` order).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on: one bar per ``column`` value and outcome; the bars of all
+        outcomes together sum to 1 (every game ends once).
+
+    """
+    ax = _new_ax(ax)
+    outcomes = outcome_order(df, outcomes)
+    values = df[column].to_numpy(dtype=float, na_value=np.nan)
+    ok = ~np.isnan(values)
+    times = np.rint(values[ok]).astype(np.int64)
+    outcome = df["outcome"].astype(object).to_numpy()[ok]
+    n = len(times)
+    vmin = int(times.min()) if n else 0
+    vmax = int(times.max()) if n else 0
+    pos = np.arange(vmin, vmax + 1)
+    bottom = np.zeros(len(pos))
+    for j, name in enumerate(outcomes):
+        if isinstance(colors, Mapping):
+            color = colors.get(name)
+        elif colors is not None:
+            color = list(colors)[j]
+        else:
+            color = None
+        pick = outcome == name
+        share = np.bincount(times[pick] - vmin, minlength=len(pos)) / max(n, 1)
+        ax.bar(pos, share, bottom=bottom, width=0.85, label=str(name), color=color,
+               edgecolor="white", linewidth=0.5)
+        bottom += share
+    ax.set_xlabel(str(column))
+    ax.set_ylabel("share of games")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_title(f"When games end, by {column} and outcome (all {n:,} games)")
+    ax.legend(title="outcome", fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return ax
 
 

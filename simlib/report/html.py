@@ -32,7 +32,9 @@ SECTIONS = (
     "Difficulty curves",
     "Outcome shares",
     "Game length",
+    "When games end",
     "Units still in play by round",
+    "What causes it",
     "Means of measures",
 )
 #: Sections of two-seat games, shown when their columns are given (after the summary).
@@ -125,6 +127,8 @@ def _render(
     measure_columns: list,
     outcome_colors,
     remaining_label: str,
+    time_column: Hashable | None = None,
+    causes: Sequence[tuple[str, Hashable | None, Sequence[Hashable]]] = (),
     matchup: Sequence[Hashable] | None = None,
     first_column: Hashable | None = None,
     card_masks: Sequence[Sequence[Hashable]] | None = None,
@@ -183,8 +187,24 @@ def _render(
             )
         )
 
+    if time_column is not None and outcomes:
+        ends = tables.end_times(df, time_column, outcomes, by=by)
+        out += [
+            f"<h2>{_e(SECTIONS[5])}</h2>",
+            _chart_html(
+                lambda ax: charts.end_time_bars(
+                    df, time_column, outcomes, ax=ax, colors=outcome_colors
+                ),
+                alt=f"when games end, by {time_column}",
+                figsize=(9.0, 4.5),
+            ),
+            f'<p class="note">Games ending each way, with their mean {_e(time_column)} in '
+            "brackets.</p>",
+            _table_html(tables.format_end_times(ends, group_by), group_by),
+        ]
+
     if leave_columns:
-        out.append(f"<h2>{_e(SECTIONS[5])}</h2>")
+        out.append(f"<h2>{_e(SECTIONS[6])}</h2>")
         out.append(
             _chart_html(
                 lambda ax: charts.remaining_by_round(
@@ -194,10 +214,23 @@ def _render(
             )
         )
 
+    if causes:
+        out.append(f"<h2>{_e(SECTIONS[7])}</h2>")
+        for label, total, parts in causes:
+            shares = tables.cause_shares(df, parts, total=total, by=by)
+            out += [
+                f"<h3>{_e(label)}</h3>",
+                f'<p class="note">Share of {_e(total or "the total")} from each cause, over '
+                "the group's games, with a 95% interval (delta method over games)."
+                + (' "other" is what the named causes leave.' if total is not None else "")
+                + "</p>",
+                _table_html(tables.format_causes(shares, group_by), group_by),
+            ]
+
     if measure_columns:
         avg = tables.means(df, measure_columns, by=by)
         out += [
-            f"<h2>{_e(SECTIONS[6])}</h2>",
+            f"<h2>{_e(SECTIONS[8])}</h2>",
             '<p class="note">Mean per playthrough; "games" is the number of '
             "playthroughs in the group.</p>",
             _table_html(tables.format_table(avg), group_by),
@@ -279,6 +312,8 @@ def build_report(
     measure_columns: Sequence[Hashable] = (),
     outcome_colors: Mapping[Hashable, Any] | Sequence[Any] | None = None,
     remaining_label: str = "units still in play",
+    time_column: Hashable | None = None,
+    causes: Sequence[tuple[str, Hashable | None, Sequence[Hashable]]] = (),
     matchup: Sequence[Hashable] | None = None,
     first_column: Hashable | None = None,
     card_masks: Sequence[Sequence[Hashable]] | None = None,
@@ -314,6 +349,15 @@ def build_report(
         Colours of the outcome bars.
     remaining_label : str, default "units still in play"
         What a unit is, in the game's words, for the survival chart.
+    time_column : str, optional
+        The game's time measure (``rounds``, a day track); adds "When games end": the share
+        of games ending at each value by outcome, and per group the games ending each way
+        with their mean time (:func:`simlib.report.tables.end_times`).
+    causes : sequence of (label, total, parts), default ()
+        Breakdowns of a total by cause (deaths by a fall or a mob, health lost by hazard):
+        ``total`` a column or ``None`` (the parts are the whole), ``parts`` columns; adds
+        "What causes it" with each part's share and its interval
+        (:func:`simlib.report.tables.cause_shares`).
     matchup : (str, str, str), optional
         Two-seat games: the columns of what seat 0 and seat 1 brought (e.g. decks) and of
         the winning seat (-1 a draw); adds a matchup heatmap and table
@@ -335,7 +379,10 @@ def build_report(
     path = Path(path)
     group_by = tables.group_columns(list(group_by))
     sweep_params = list(sweep_params)
-    needed = [*group_by, *sweep_params, *leave_columns, *measure_columns]
+    causes = [(str(label), total, tuple(parts)) for label, total, parts in causes]
+    needed = [*group_by, *sweep_params, *leave_columns, *measure_columns,
+              *([time_column] if time_column is not None else []),
+              *(c for _, total, parts in causes for c in (*parts, *([total] if total else [])))]
     missing = [c for c in needed if c not in df.columns]
     if missing:
         raise KeyError(
@@ -362,6 +409,8 @@ def build_report(
         measure_columns=list(measure_columns),
         outcome_colors=outcome_colors,
         remaining_label=remaining_label,
+        time_column=time_column,
+        causes=causes,
         matchup=matchup,
         first_column=first_column,
         card_masks=card_masks,

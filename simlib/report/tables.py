@@ -22,6 +22,10 @@ __all__ = [
     "seat_advantage",
     "card_win_rates",
     "means",
+    "end_times",
+    "cause_shares",
+    "format_end_times",
+    "format_causes",
     "format_table",
     "to_text",
     "outcome_order",
@@ -278,6 +282,154 @@ def means(
         with np.errstate(invalid="ignore", divide="ignore"):
             out[col] = total / count
     return out.reset_index(drop=True)
+
+
+def end_times(
+    df: pd.DataFrame,
+    column: Hashable,
+    outcomes: Sequence[Hashable] | None = None,
+    by: Hashable | Sequence[Hashable] | None = None,
+) -> pd.DataFrame:
+    """When games end, by outcome: per group, how many games end each way and their mean time.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        One row per playthrough with ``outcome`` and ``column``.
+    column : str
+        The game's time measure (``rounds``, a day track, ...).
+    outcomes : sequence, optional
+        Outcome order; default as in :func:`summary`.
+    by : None, str or sequence of str, optional
+        Group columns, ordered as in :func:`summary`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Group columns, ``n``, then per outcome ``o``: ``n_<o>`` (games ending that way) and
+        ``mean_<o>`` (their mean ``column``; NaN when none). ``attrs["column"]`` names the
+        time measure.
+
+    """
+    _check_columns(df, ["outcome", column], "end_times")
+    outcomes = outcome_order(df, outcomes)
+    codes, keys = group_codes(df, by)
+    n_groups = len(keys)
+    out = keys.copy()
+    out["n"] = np.bincount(codes, minlength=n_groups).astype(np.int64)
+    time = df[column].to_numpy(dtype=float, na_value=np.nan)
+    outcome = df["outcome"].astype(object).to_numpy()
+    for o in outcomes:
+        pick = (outcome == o) & ~np.isnan(time)
+        count = np.bincount(codes[pick], minlength=n_groups)
+        total = np.bincount(codes[pick], weights=time[pick], minlength=n_groups)
+        out[f"n_{o}"] = count.astype(np.int64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[f"mean_{o}"] = np.where(count > 0, total / np.maximum(count, 1), np.nan)
+    out = out.reset_index(drop=True)
+    out.attrs["column"] = column
+    return out
+
+
+def cause_shares(
+    df: pd.DataFrame,
+    parts: Sequence[Hashable],
+    total: Hashable | None = None,
+    by: Hashable | Sequence[Hashable] | None = None,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """What share of a total each cause makes up, per group, with a confidence interval.
+
+    The share of part ``p`` is ``sum(p) / sum(total)`` over the group's games (``total``
+    ``None``: the sum of the parts). Games are the independent units, so the interval is
+    the delta-method (linearised ratio) interval over games, not one that treats each
+    unit of the total (each death, each point of health) as independent; it is clipped to
+    [0, 1].
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        One row per playthrough.
+    parts : sequence of str
+        Columns counting the total's causes (deaths by a fall, health lost to gas, ...).
+    total : str, optional
+        Column of the total the parts belong to; parts may leave some of it unexplained
+        (reported as ``other``). ``None``: the parts are the whole.
+    by : None, str or sequence of str, optional
+        Group columns, ordered as in :func:`summary`.
+    confidence : float, default 0.95
+        Two-sided confidence of the intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Group columns, ``n``, ``mean_total`` (per game), then per part (and ``other`` when
+        ``total`` is given) ``share_<p>``, ``share_<p>_lo``, ``share_<p>_hi``; NaN where the
+        group's total is 0. ``attrs``: ``total``, ``parts``, ``confidence``.
+
+    """
+    from scipy import stats as _st
+
+    parts = group_columns(parts)
+    cols = [*parts, *([total] if total is not None else [])]
+    _check_columns(df, cols, "cause_shares")
+    codes, keys = group_codes(df, by)
+    n_groups = len(keys)
+    out = keys.copy()
+    n = np.bincount(codes, minlength=n_groups).astype(np.int64)
+    out["n"] = n
+    values = {c: df[c].to_numpy(dtype=float, na_value=0.0) for c in cols}
+    x = values[total] if total is not None else np.sum([values[c] for c in parts], axis=0)
+    sx = np.bincount(codes, weights=x, minlength=n_groups)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["mean_total"] = sx / n
+    z = float(_st.norm.ppf(0.5 + confidence / 2.0))
+    named = [(str(p), values[p]) for p in parts]
+    if total is not None:
+        named.append(("other", x - np.sum([values[p] for p in parts], axis=0)))
+    for name, y in named:
+        sy = np.bincount(codes, weights=y, minlength=n_groups)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            r = np.where(sx > 0, sy / sx, np.nan)
+            resid = y - r[codes] * x
+            ss = np.bincount(codes, weights=resid * resid, minlength=n_groups)
+            se = np.sqrt(ss * n / np.maximum(n - 1, 1)) / sx
+        out[f"share_{name}"] = r
+        out[f"share_{name}_lo"] = np.clip(r - z * se, 0.0, 1.0)
+        out[f"share_{name}_hi"] = np.clip(r + z * se, 0.0, 1.0)
+    out = out.reset_index(drop=True)
+    out.attrs.update(total=total, parts=[n for n, _ in named], confidence=confidence)
+    return out
+
+
+def format_end_times(table: pd.DataFrame, group_by: Sequence[Hashable] = ()) -> pd.DataFrame:
+    """:func:`end_times` as display strings: per outcome, "games (mean time)"."""
+    column = table.attrs.get("column", "time")
+    out: dict[str, list[str]] = {str(c): [str(v) for v in table[c]] for c in group_by}
+    out["games"] = [_count(v) for v in table["n"]]
+    for col in table.columns:
+        if isinstance(col, str) and col.startswith("n_"):
+            o = col[2:]
+            out[f"{o}: games (mean {column})"] = [
+                f"{int(k):,}" + ("" if k == 0 else f" ({m:.1f})")
+                for k, m in zip(table[col], table[f"mean_{o}"], strict=True)
+            ]
+    return pd.DataFrame(out, dtype=object)
+
+
+def format_causes(table: pd.DataFrame, group_by: Sequence[Hashable] = ()) -> pd.DataFrame:
+    """:func:`cause_shares` as display strings: per cause, "share [lo, hi]"."""
+    total = table.attrs.get("total") or "total"
+    out: dict[str, list[str]] = {str(c): [str(v) for v in table[c]] for c in group_by}
+    out["games"] = [_count(v) for v in table["n"]]
+    out[f"{total} per game"] = _numbers(table["mean_total"])
+    for name in table.attrs.get("parts", []):
+        out[name] = [
+            "n/a" if pd.isna(r) else f"{_pct(r)} [{_pct(lo)}, {_pct(hi)}]"
+            for r, lo, hi in zip(table[f"share_{name}"], table[f"share_{name}_lo"],
+                                 table[f"share_{name}_hi"], strict=True)
+        ]
+    return pd.DataFrame(out, dtype=object)
 
 
 def _pct(x: float) -> str:

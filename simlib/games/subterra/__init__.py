@@ -82,6 +82,9 @@ class SubTerra(Game):
     leave_columns = tuple(f"leave_round_{i}" for i in range(MAX_CAVERS))
     measure_columns = MEASURES
     remaining_label = "cavers still in the cave"
+    causes = (("health lost, by hazard", None,
+               ("dmg_tremor", "dmg_flood", "dmg_gas", "dmg_cave_in", "dmg_horror", "dmg_exert",
+                "dmg_rough")),)
 
     def validate(self, values: dict[str, Any]) -> None:
         """Check settings against each other and the content tables."""

@@ -250,6 +250,13 @@ class Terraria(Game):
     default_preset = "medium"
     default_bot = "builder"
     outcomes = ("won_objectives", "won_wall_of_flesh", "out_of_time", "out_of_respawns")
+    time_column = "day"  # when games end, on the day track
+    causes = (
+        ("deaths, by a fall or a mob (other: a lone enemy, a boss, a debuff)", "deaths",
+         ("fall_deaths", "mob_deaths")),
+        ("health lost to enemy attacks, by mobs (other: a lone attacker)", "wounds_taken",
+         ("mob_damage",)),
+    )
 
     def __init__(self) -> None:
         from simlib.games.terraria import bots as _bots
