@@ -430,6 +430,9 @@ def test_records_name_every_outcome_and_measure():  # TR-428, TR-429
         "mobbed",
         "fall_deaths",
         "mob_deaths",
+        "gifts",
+        "coins_traded",
+        "resources_traded",
     ):
         assert col in df.columns
 

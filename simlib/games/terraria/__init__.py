@@ -7,7 +7,8 @@ no tombstone). One row per game: ``win``, ``outcome`` (won_objectives, won_wall_
 out_of_time, out_of_respawns), ``rounds``, ``day`` reached, chains and objectives done
 (per chain), deaths (and those caused by a fall or a mob), falls, fall damage, duels,
 wounds taken, mobbed attacks and mob damage, kills, bosses, deepest layer, tiles, houses,
-NPCs, items crafted, blocks dug, chests. Exact tables: ``combat`` and ``fall``.
+NPCs, items crafted, blocks dug, chests, gifts of equipment and armor, coins and resource
+units traded. Exact tables: ``combat`` and ``fall``.
 
 Modules:
 
@@ -199,6 +200,25 @@ Readings of the engine, the decks and the bots (``engine.py``, ``cards.py``, ``b
   block from an adjacent square; the one finished makes its boss pending
   (``bosses.broke_block_nb``).
 - TR-186 / TR-187 (open): slot 5 (15 coins) before slot 6 (25 coins).
+- TR-197: resources and coins are traded at any time and distance into the receiver's room
+  only (resource units into its slots of that type with space and its empty slots, with no
+  type given up; coins up to its 25); what does not fit stays with the giver
+  (``life.give_resources_nb``, ``life.give_coins_nb``). Coin icons of the turn serve only
+  their owner (TR-079) and are never given. Units or coins a player gains and has no room
+  for go first to teammates with room (the one with most room for units, the richest below
+  25 for coins), before any is declined, replaced or lost (``life.team_gain_nb``,
+  ``life.team_gain_coins_nb``: the team's choice, a fixed rule).
+- TR-199 (open): consumables are never traded; only resources, coins, equipment and armor
+  change hands.
+- TR-209 / TR-210 / TR-219 / TR-220: an equipment card or armor set changes hands only
+  between two players neither of whom has drawn this round (``g[G.DRAWN]``, a bit per
+  player set by ``cards.draw_hand_nb`` and cleared as each round starts; with the turn
+  played seat by seat, TR-079, this is the literal "before either player draws"). The
+  giver loses the copy: a card on top of its slot is replaced by the giver's best other card
+  of that slot (else the slot is empty); a set worn leaves the giver with no armor until it
+  puts on another (TR-218). The receiver owns it and, as any new card or set, it goes on
+  top of its slot / is worn (TR-206, TR-214). A minion already summoned stays (TR-363). The
+  bots give at the start of the round, before seat 0 draws (``bots.gift_phase_nb``).
 - TR-233..242: a house's footprint (data) goes on empty air squares of discovered tiles,
   one of them adjacent to the builder, standing on a block or a house; its squares block
   sight and enemies (``FEAT.HOUSE``); every house square and the squares over its roof get

@@ -3,6 +3,9 @@
 Every bot plays the same turn loop with its own weights (``bp``, a float64 vector in
 ``PARAM_NAMES`` order):
 
+0. At the start of the round, before anyone draws (:func:`gift_phase_nb`, TR-209, TR-219):
+   an equipment card or armor set its owner does not use goes to the teammate whose best
+   card of that slot (best set) it beats by the most tiers (at least ``gift_min``).
 1. Before drawing: the best owned card on top of each equipment slot and the best owned
    armor set worn (by the data's ``TIER``; TR-208, TR-218).
 2. Draw a hand (the ready slot's card is taken only if it is not a debuff), then play:
@@ -11,7 +14,10 @@ Every bot plays the same turn loop with its own weights (``bp``, a float64 vecto
    a choice gives defence when an enemy is within ``guard_range`` squares, else option A.
 3. Free actions: Nurse when health is at most ``heal_at``, healing consumables, buy
    inventory slots and cards, craft every better item the team can pay for, build the next
-   house whose stations are standing where it fits beside the character.
+   house whose stations are standing where it fits beside the character. A purchase the bot
+   wants (the Nurse, an inventory slot, a Merchant card, at sunrise the Demolitionist's
+   bomb) that it is short of by at most ``coin_ask`` coins is topped up by the richest
+   teammates (``life.top_up_coins_nb``, TR-197).
 4. Action points: collect adjacent crystals and stars; attack what the weapon reaches when
    the fight weight says so (lowest wounds left first; the boss first); open an adjacent
    chest; chop an adjacent tree while Wood is short; dig an adjacent resource block;
@@ -19,6 +25,10 @@ Every bot plays the same turn loop with its own weights (``bp``, a float64 vecto
    each square scores ``explore`` x new tiles its tile would reveal + ``deep`` x its layer +
    ``chest`` / ``mine`` / ``wood`` / ``fight`` for what is next to it, divided by
    ``1 + cost``. The plan is kept for the turn and re-made only when an action fails.
+   Before digging a resource it has no room for, the bot counts on a teammate with room
+   (what a player has no room for goes to teammates first, ``life.team_gain_nb``), else
+   passes a slot's units to teammates with room for them, and only then gives up a type
+   (:func:`make_room_nb`).
 
 Bots: ``explorer`` (tiles, depth and chests first), ``builder`` (the default and the
 strongest: wood, houses and gear first) and ``fighter`` (hunts enemies and bosses). All
@@ -71,6 +81,8 @@ PARAM_NAMES = (
     "buy_reserve",
     "objective_boost",
     "depth_base",
+    "coin_ask",
+    "gift_min",
 )
 PARAM_HELP = {
     "explore": "goal weight per undiscovered tile a square's tile would reveal",
@@ -89,6 +101,10 @@ PARAM_HELP = {
     "objective_boost": "how much the current objectives multiply their goal weights",
     "depth_base": "deepest layer (0 Surface .. 4 Underworld) sought with no armor; each "
     "armor tier allows one more",
+    "coin_ask": "most coins a player takes from its teammates to complete a purchase it wants "
+    "(Nurse, inventory slot, Merchant card, Demolitionist's bomb)",
+    "gift_min": "tiers a spare equipment card or armor set must beat a teammate's best by to "
+    "be given to it at the start of the round",
 }
 PARAM_BOUNDS = {
     "explore": (0.0, 100.0),
@@ -105,6 +121,8 @@ PARAM_BOUNDS = {
     "buy_reserve": (0.0, 25.0),
     "objective_boost": (1.0, 20.0),
     "depth_base": (0.0, 4.0),
+    "coin_ask": (0.0, 25.0),
+    "gift_min": (1.0, 20.0),
 }
 
 
@@ -125,12 +143,14 @@ class _Bp(NamedTuple):
     RESERVE: int = 11
     BOOST: int = 12
     DEPTH: int = 13
+    COIN_ASK: int = 14  # also read by the engine (``engine.BP_COIN_ASK``)
+    GIFT_MIN: int = 15
     # the turn's working vector adds these (not parameters)
-    TARGET_RES: int = 14  # a resource the current objectives ask for (0: none)
-    MAX_LAYER: int = 15  # deepest layer index sought this turn
-    PLATFORMS: int = 16  # 1: an objective asks for platforms
-    ROPES: int = 17  # 1: an objective asks for ropes
-    N: int = 18
+    TARGET_RES: int = 16  # a resource the current objectives ask for (0: none)
+    MAX_LAYER: int = 17  # deepest layer index sought this turn
+    PLATFORMS: int = 18  # 1: an objective asks for platforms
+    ROPES: int = 19  # 1: an objective asks for ropes
+    N: int = 20
 
 
 BP = _Bp()
@@ -140,17 +160,17 @@ assert BP.N <= MAX_WEIGHTS  # noqa: S101 - the weights live in st.wts
 BOTS = {
     "explorer": (
         0,
-        (10.0, 4.0, 12.0, 6.0, 4.0, 3.0, 3.0, 2.0, 6.0, 12.0, 6.0, 4.0, 8.0, 0.0),
+        (10.0, 4.0, 12.0, 6.0, 4.0, 3.0, 3.0, 2.0, 6.0, 12.0, 6.0, 4.0, 8.0, 0.0, 5.0, 1.0),
         "objective rush: discovers tiles, goes deep, opens chests, mines on the way",
     ),
     "builder": (
         1,
-        (5.0, 2.0, 8.0, 10.0, 10.0, 2.0, 3.0, 2.0, 12.0, 12.0, 6.0, 8.0, 8.0, 0.0),
+        (5.0, 2.0, 8.0, 10.0, 10.0, 2.0, 3.0, 2.0, 12.0, 12.0, 6.0, 8.0, 8.0, 0.0, 5.0, 1.0),
         "gears up first: wood and ore, houses and crafting, then explores",
     ),
     "fighter": (
         2,
-        (6.0, 3.0, 8.0, 4.0, 3.0, 12.0, 4.0, 2.0, 6.0, 12.0, 6.0, 4.0, 8.0, 0.0),
+        (6.0, 3.0, 8.0, 4.0, 3.0, 12.0, 4.0, 2.0, 6.0, 12.0, 6.0, 4.0, 8.0, 0.0, 5.0, 1.0),
         "hunts enemies and bosses, keeps the team's fight chain moving",
     ),
 }
@@ -159,7 +179,12 @@ BOTS = {
 # --- before drawing ----------------------------------------------------------------------------
 @njit
 def gear_up_nb(st, tab, p):
-    """Best owned equipment on top of each slot and best owned armor worn (TR-208, TR-218)."""
+    """Best owned equipment on top of each slot and best owned armor worn (TR-208, TR-218).
+
+    Nothing changes once ``p`` has drawn this round (TR-210, TR-220).
+    """
+    if st.g[G.DRAWN] & (1 << p):
+        return
     n_eq = tab.equip.shape[0]
     ch = st.chars[p]
     for s in range(4):
@@ -178,6 +203,95 @@ def gear_up_nb(st, tab, p):
             bt = tab.armor[a, AR.TIER]
     if best != ch[CH.ARMOR]:
         engine._wear_armor_nb(st, tab, p, best)
+
+
+@njit
+def _best_gear_nb(st, tab, q, slot):
+    """The ``st.owned`` column :func:`gear_up_nb` would put on top of ``q``'s ``slot``.
+
+    ``slot`` 0..3 an equipment slot (``SLOT``), 4 the armor: the highest tier owned, the
+    card on top (set worn) kept on a tie; -1 when ``q`` owns none. Read only.
+    """
+    n_eq = tab.equip.shape[0]
+    if slot < 4:
+        best = st.chars[q, CH.WEAPON + slot]
+        bt = -1 if best < 0 else tab.equip[best, EQ.TIER]
+        for e in range(n_eq):
+            if st.owned[q, e] > 0 and tab.equip[e, EQ.SLOT] == slot and tab.equip[e, EQ.TIER] > bt:
+                best = e
+                bt = tab.equip[e, EQ.TIER]
+        return best
+    best = st.chars[q, CH.ARMOR]
+    bt = -1 if best < 0 else tab.armor[best, AR.TIER]
+    for a in range(tab.armor.shape[0]):
+        if st.owned[q, n_eq + a] > 0 and tab.armor[a, AR.TIER] > bt:
+            best = a
+            bt = tab.armor[a, AR.TIER]
+    return -1 if best < 0 else n_eq + best
+
+
+@njit
+def _gear_tier_nb(tab, col):
+    """Tier of ``st.owned`` column ``col`` (an equipment card, then the armor sets); -1 for -1."""
+    n_eq = tab.equip.shape[0]
+    if col < 0:
+        return -1
+    if col < n_eq:
+        return tab.equip[col, EQ.TIER]
+    return tab.armor[col - n_eq, AR.TIER]
+
+
+@njit
+def gift_phase_nb(st, tab, bp):
+    """The round's gifts of equipment and armor, before anyone draws (TR-209, TR-219).
+
+    A copy is spare when its owner would not use it: every copy it owns of a card or set
+    except the one :func:`gear_up_nb` puts on top (wears). Among all spare copies and
+    teammates, the gift that raises the receiver's best card of that slot (best set) by the
+    most tiers is made (``engine.give_equip_nb`` / ``give_armor_nb``; ties: lowest giver,
+    card, receiver), when that gain is at least ``gift_min``; then the next, until none is
+    left. Writes what those kernels write.
+    """
+    g = st.g
+    players = g[G.PLAYERS]
+    if players < 2 or g[G.OVER] != 0:
+        return
+    n_eq = tab.equip.shape[0]
+    n_all = n_eq + tab.armor.shape[0]
+    least = max(1.0, bp[BP.GIFT_MIN])
+    for _ in range(8 * players):
+        bg = 0
+        giver = -1
+        item = -1
+        recv = -1
+        for p in range(players):
+            for i in range(n_all):
+                if st.owned[p, i] <= 0:
+                    continue
+                slot = tab.equip[i, EQ.SLOT] if i < n_eq else 4
+                spare = st.owned[p, i]
+                if _best_gear_nb(st, tab, p, slot) == i:
+                    spare -= 1
+                if spare <= 0:
+                    continue
+                tier = _gear_tier_nb(tab, i)
+                for q in range(players):
+                    if not engine.can_give_gear_nb(st, p, q):
+                        continue
+                    gain = tier - _gear_tier_nb(tab, _best_gear_nb(st, tab, q, slot))
+                    if gain >= least and gain > bg:
+                        bg = gain
+                        giver = p
+                        item = i
+                        recv = q
+        if giver < 0:
+            return
+        if item < n_eq:
+            done = engine.give_equip_nb(st, tab, giver, recv, item)
+        else:
+            done = engine.give_armor_nb(st, tab, giver, recv, item - n_eq)
+        if done == 0:
+            return
 
 
 @njit
@@ -230,6 +344,7 @@ def _heal_nb(st, tab, p, bp):
             if ch[CH.HP] > bp[BP.HEAL_AT]:
                 return
     if st.g[G.NPCS] & (1 << NPC.NURSE):
+        life.top_up_coins_nb(st, p, tab.rules[RU.NURSE_PRICE], int(bp[BP.COIN_ASK]))
         engine.nurse_nb(st, tab, p)
 
 
@@ -307,13 +422,20 @@ def build_all_nb(st, tab, p):
 
 @njit
 def shop_nb(st, tab, p, bp):
-    """Buy inventory slots when full, then action cards while coins last past the reserve."""
+    """Buy inventory slots when full, then action cards while coins last past the reserve.
+
+    A slot, or a Merchant card with the reserve kept, that ``p`` is short of by at most
+    ``coin_ask`` coins is topped up by its teammates first (``life.top_up_coins_nb``).
+    """
     ch = st.chars[p]
+    ask = int(bp[BP.COIN_ASK])
     full = True
     for s in range(ch[CH.SLOTS]):
         if st.inv[p, s, 1] == 0:
             full = False
     if full and ch[CH.SLOTS] < 6:
+        price = tab.rules[RU.SLOT5_PRICE] if ch[CH.SLOTS] == 4 else tab.rules[RU.SLOT6_PRICE]
+        life.top_up_coins_nb(st, p, price, ask)
         engine.buy_slot_nb(st, tab, p)
     reserve = int(bp[BP.RESERVE])
     for _ in range(4):
@@ -328,9 +450,9 @@ def shop_nb(st, tab, p, bp):
                 best = c
                 bv = v
         if st.g[G.NPCS] & (1 << NPC.MERCHANT):
-            if ch[CH.COINS] + ch[CH.TCOIN] >= 15 + reserve:
+            if life.top_up_coins_nb(st, p, 15 + reserve, ask):
                 best = -2
-            elif ch[CH.COINS] + ch[CH.TCOIN] >= 8 + reserve and best < 0:
+            elif best < 0 and life.top_up_coins_nb(st, p, 8 + reserve, ask):
                 best = -1
         if best == -3:
             return
@@ -830,16 +952,26 @@ def _res_worth_nb(tab, res, w):
 
 @njit
 def make_room_nb(st, tab, p, res, w):
-    """Empty the slots of the least valued resource held when a wanted ``res`` has no room.
+    """Make room for a wanted ``res``: on the team first, else by giving up a type.
 
-    The players' choice of TR-193 (all units of the type given up are lost, TR-194): the
-    type whose units are worth least in total (:func:`_res_worth_nb`) goes, if that is less
-    than one unit of ``res`` is worth. Returns True when ``res`` now has room.
+    A teammate with room for ``res`` takes what ``p`` has no room for
+    (``life.team_gain_nb``), so nothing needs to go. Else ``p`` passes the units of one of
+    its slots to teammates with room for that type (TR-197; the slot with fewest units
+    first), which frees the slot. Else the players' choice of TR-193 (all units of the type
+    given up are lost, TR-194): the type whose units are worth least in total
+    (:func:`_res_worth_nb`) goes, if that is less than one unit of ``res`` is worth.
+    Returns True when ``res`` now has room on the team.
     """
     slots = st.chars[p, CH.SLOTS]
     for s in range(slots):
         if st.inv[p, s, 1] == 0 or (st.inv[p, s, 0] == res and st.inv[p, s, 1] < 5):
             return True
+    players = st.g[G.PLAYERS]
+    for q in range(players):
+        if q != p and life.room_for_nb(st, q, res) > 0:
+            return True
+    if players > 1 and _pass_a_slot_nb(st, p):
+        return True
     worst = -1
     wv = 1e9
     for s in range(slots):
@@ -855,6 +987,47 @@ def make_room_nb(st, tab, p, res, w):
             st.inv[p, s, 0] = 0
             st.inv[p, s, 1] = 0
     return True
+
+
+@njit
+def _pass_a_slot_nb(st, p):
+    """``p`` gives the units of its smallest slot whose type teammates have room for.
+
+    The units go to the teammate with most room for them, then the next (TR-197). Returns
+    True when a slot of ``p`` was emptied.
+    """
+    players = st.g[G.PLAYERS]
+    pick = -1
+    pick_n = 6
+    for s in range(st.chars[p, CH.SLOTS]):
+        t = st.inv[p, s, 0]
+        u = st.inv[p, s, 1]
+        if u <= 0 or u >= pick_n:
+            continue
+        room = 0
+        for q in range(players):
+            if q != p:
+                room += life.room_for_nb(st, q, t)
+        if room >= u:
+            pick = s
+            pick_n = u
+    if pick < 0:
+        return False
+    t = st.inv[p, pick, 0]
+    left = pick_n
+    while left > 0:
+        best = -1
+        br = 0
+        for q in range(players):
+            if q != p:
+                r = life.room_for_nb(st, q, t)
+                if r > br:
+                    best = q
+                    br = r
+        if best < 0:
+            break
+        left -= life.give_resources_nb(st, p, best, t, min(left, br))
+    return left == 0
 
 
 @njit

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from simlib.core.jit import njit
 from simlib.core.rng import shuffle_nb
-from simlib.games.terraria.layout import CF, CH, PILE, SHOP, SUP
+from simlib.games.terraria.layout import CF, CH, PILE, SHOP, SUP, G
 
 __all__ = [
     "setup_deck_nb",
@@ -88,8 +88,10 @@ def draw_one_nb(st, p):
 def draw_hand_nb(st, p, limit, take_ready):
     """Draw up to ``limit`` cards; the ready slot's card first when ``take_ready`` (TR-095).
 
-    Returns the number of cards drawn.
+    Marks ``p`` as having drawn this round (``g[G.DRAWN]``): its equipment and armor are
+    fixed until its next turn (TR-210, TR-220). Returns the number of cards drawn.
     """
+    st.g[G.DRAWN] |= 1 << p
     got = 0
     if take_ready and st.ready[p] >= 0 and limit > 0:
         m = st.npile[p, PILE.HAND]

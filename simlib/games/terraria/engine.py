@@ -114,6 +114,10 @@ __all__ = [
     "enemy_turn_nb",
     "cleanup_nb",
     "give_reward_nb",
+    "can_give_gear_nb",
+    "give_equip_nb",
+    "give_armor_nb",
+    "best_owned_equip_nb",
 ]
 
 
@@ -134,6 +138,10 @@ class _Cfg(NamedTuple):
 
 
 CFG = _Cfg()
+# ``bots.BP.COIN_ASK``: the one bot parameter the engine reads (the Demolitionist's sale at
+# sunrise, :func:`from_bots_sunrise_nb`). ``bots`` imports this module, so the index is
+# repeated here; ``tests/test_terraria_trade.py`` checks that the two agree.
+BP_COIN_ASK = 14
 
 
 # --- allocation and setup -----------------------------------------------------------------
@@ -363,8 +371,12 @@ def spend_coins_nb(st, p, n):
 
 @njit
 def gain_coins_nb(st, p, n):
-    """Coins onto ``p``'s dial, up to 25; the excess is lost (TR-195, TR-196)."""
-    st.cnt[CNT.COINS] += life.add_coins_nb(st, p, n)
+    """Coins onto ``p``'s dial, up to 25 (TR-195); the excess to teammates (TR-196, TR-197).
+
+    What passes 25 goes to teammates with room (``life.team_gain_coins_nb``); what none has
+    room for is lost.
+    """
+    st.cnt[CNT.COINS] += life.team_gain_coins_nb(st, p, n)
 
 
 # --- after every action: falls, cobwebs, discoveries ------------------------------------------
@@ -381,7 +393,7 @@ def settle_nb(st, tab, p):
         return
     webs = st.tally[T.COBWEBS]
     if webs > 0 and st.chars[p, CH.IN_WORLD]:
-        got = life.inventory_add_nb(st, p, tab.rules[RU.COBWEB], webs)
+        got = life.team_gain_nb(st, p, tab.rules[RU.COBWEB], webs)
         st.cnt[CNT.RES + tab.rules[RU.COBWEB]] += got
     n_disc = min(st.tally[T.DISCOVERED], st.disc.shape[0])
     if n_disc > 0:
@@ -486,7 +498,7 @@ def dig_action_nb(st, tab, p, r, c):
     if done:
         st.cnt[CNT.BLOCKS_DUG] += 1
         if res > 0 and tab.res_struct[res] == 0:
-            st.cnt[CNT.RES + res] += life.inventory_add_nb(st, p, res, 1)
+            st.cnt[CNT.RES + res] += life.team_gain_nb(st, p, res, 1)
         bosses.broke_block_nb(st, tab, p, r, c, feat)  # TR-392, TR-394, TR-395
     settle_nb(st, tab, p)
     check_objectives_nb(st, tab, p)
@@ -515,7 +527,7 @@ def chop_action_nb(st, tab, p, r, c):
         return False
     ch[CH.CHOP] -= spent
     if wood > 0:
-        st.cnt[CNT.RES + tab.rules[RU.WOOD]] += life.inventory_add_nb(
+        st.cnt[CNT.RES + tab.rules[RU.WOOD]] += life.team_gain_nb(
             st, p, tab.rules[RU.WOOD], wood
         )
         st.cnt[CNT.TREES] += 1
@@ -795,6 +807,82 @@ def _take_armor_nb(st, tab, p, a):
 
 
 @njit
+def best_owned_equip_nb(st, tab, p, slot):
+    """The best equipment card of ``slot`` that ``p`` owns, -1 when none. Read only.
+
+    The highest tier; ties: the lowest id.
+    """
+    best = -1
+    bt = -1
+    for e in range(tab.equip.shape[0]):
+        if st.owned[p, e] > 0 and tab.equip[e, EQ.SLOT] == slot and tab.equip[e, EQ.TIER] > bt:
+            best = e
+            bt = tab.equip[e, EQ.TIER]
+    return best
+
+
+@njit
+def can_give_gear_nb(st, p, q):
+    """True while ``p`` may give ``q`` an equipment card or an armor set. Read only.
+
+    The game is on, ``p`` and ``q`` are two different players of it, and neither has drawn
+    this round (``g[G.DRAWN]``): gifts happen at the start of the turn, before either
+    player draws, and once a player has drawn its gear is fixed until its next turn
+    (TR-209, TR-210, TR-219, TR-220).
+    """
+    g = st.g
+    players = g[G.PLAYERS]
+    if g[G.OVER] != 0 or p == q or p < 0 or q < 0 or p >= players or q >= players:
+        return False
+    return (g[G.DRAWN] & ((1 << p) | (1 << q))) == 0
+
+
+@njit
+def give_equip_nb(st, tab, p, q, e):
+    """Player ``p`` gives player ``q`` one copy of equipment card ``e`` (TR-209, TR-210).
+
+    Refused (returns 0, nothing changes) outside the gift window (:func:`can_give_gear_nb`)
+    or when ``p`` owns no copy. ``p`` loses the copy; when it was on top of its slot and
+    ``p`` has no other copy, ``p``'s best other card of that slot (:func:`best_owned_equip_nb`)
+    comes to the top, or the slot is empty (-1). ``q`` owns it and, as any new card, it goes
+    on top of ``q``'s slot (TR-206; ``q`` may swap before drawing, TR-208). A minion already
+    summoned stays (TR-363: only death or another summon ends it). Writes ``st.owned``,
+    ``st.chars`` (the slots, ``p``'s ``CH.GIFTS``). Returns 1 when given.
+    """
+    if not can_give_gear_nb(st, p, q) or e < 0 or st.owned[p, e] <= 0:
+        return 0
+    st.owned[p, e] -= 1
+    slot = tab.equip[e, EQ.SLOT]
+    if st.chars[p, CH.WEAPON + slot] == e and st.owned[p, e] == 0:
+        st.chars[p, CH.WEAPON + slot] = best_owned_equip_nb(st, tab, p, slot)
+    _take_equip_nb(st, tab, q, e)
+    st.chars[p, CH.GIFTS] += 1
+    return 1
+
+
+@njit
+def give_armor_nb(st, tab, p, q, a):
+    """Player ``p`` gives player ``q`` one copy of armor set ``a`` (TR-219, TR-220).
+
+    Refused (returns 0, nothing changes) outside the gift window (:func:`can_give_gear_nb`)
+    or when ``p`` owns no copy. ``p`` loses the copy; when ``p`` wore it and has no other
+    copy, ``p`` wears no armor (the character card's defence and maxima; ``p`` may put on
+    another set it owns before drawing, TR-218). ``q`` owns it and wears it, as any new set
+    (TR-214: the set it wore is set aside, still owned). Writes ``st.owned``, ``st.chars``
+    (armor, maxima, health and mana capped, ``p``'s ``CH.GIFTS``). Returns 1 when given.
+    """
+    col = tab.equip.shape[0] + a
+    if not can_give_gear_nb(st, p, q) or a < 0 or st.owned[p, col] <= 0:
+        return 0
+    st.owned[p, col] -= 1
+    if st.chars[p, CH.ARMOR] == a and st.owned[p, col] == 0:
+        _wear_armor_nb(st, tab, p, -1)
+    _take_armor_nb(st, tab, q, a)
+    st.chars[p, CH.GIFTS] += 1
+    return 1
+
+
+@njit
 def craft_nb(st, tab, p, kind, item):
     """Craft equipment (kind 0, TR-200..211) or an armor set (kind 1, TR-212..216)."""
     if not _can_act_nb(st, p) or not can_craft_nb(st, tab, p, kind, item):
@@ -1071,7 +1159,7 @@ def give_reward_nb(st, tab, p, kind, rid, amount):
     if kind == RK.COINS:
         gain_coins_nb(st, p, amount)
     elif kind == RK.RESOURCE:
-        st.cnt[CNT.RES + rid] += life.inventory_add_nb(st, p, rid, amount)
+        st.cnt[CNT.RES + rid] += life.team_gain_nb(st, p, rid, amount)
     elif kind == RK.EQUIP:
         if st.supply[SUP.EQUIP, rid] > 0:
             st.supply[SUP.EQUIP, rid] -= 1
@@ -1255,7 +1343,9 @@ def from_bots_sunrise_nb(st, tab, p, bot_ids, bp):
 
     The Goblin Tinkerer lets ``p`` scrap one card (TR-380): a debuff card if any is in the
     draw or discard pile, else nothing. The Demolitionist sells one bomb (10 coins) when
-    ``p`` has at least 20 coins (TR-382, TR-383: one purchase per player).
+    ``p`` has at least 20 coins (TR-382, TR-383: one purchase per player); a player short of
+    20 by at most the bot's ``coin_ask`` (``bp[BP_COIN_ASK]``) first gets the rest from its
+    teammates (``life.top_up_coins_nb``, TR-197).
     """
     g = st.g
     if g[G.NPCS] & (1 << NPC.GOBLIN):
@@ -1268,6 +1358,9 @@ def from_bots_sunrise_nb(st, tab, p, bot_ids, bp):
                     cards.scrap_card_nb(st, tab, p, pile, i)
                     done = True
                     break
+    if g[G.NPCS] & (1 << NPC.DEMOLITIONIST) and st.chars[p, CH.COINS] < 20:
+        if bp.shape[0] > BP_COIN_ASK and _bomb_for_sale_nb(st, tab):
+            life.top_up_coins_nb(st, p, 20, int(bp[BP_COIN_ASK]))
     if g[G.NPCS] & (1 << NPC.DEMOLITIONIST) and st.chars[p, CH.COINS] >= 20:
         for c in range(tab.consumables.shape[0]):
             price = tab.consumables[c, CO.DEMOLITION]
@@ -1276,6 +1369,14 @@ def from_bots_sunrise_nb(st, tab, p, bot_ids, bp):
                 st.supply[SUP.CONSUMABLE, c] -= 1
                 st.held[p, c] += 1
                 break
+
+
+@njit
+def _bomb_for_sale_nb(st, tab):
+    for c in range(tab.consumables.shape[0]):
+        if tab.consumables[c, CO.DEMOLITION] == 10 and st.supply[SUP.CONSUMABLE, c] > 0:
+            return True
+    return False
 
 
 @njit

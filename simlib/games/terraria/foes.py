@@ -68,8 +68,10 @@ Readings (checklist ``shared/rules/terraria-checklist.md``; also in the package 
   ``CH.MOBBED`` + 1 per roll by 2 or more enemies.
 - Wounds and loot (TR-280..283, TR-195, TR-196, TR-075, TR-390): wounds stay on an enemy;
   at its wound value it is defeated, extra wounds wasted, its token goes to its section's
-  discard area, and the attacker gets its coins (up to 25), its resource drop (through
-  ``life.inventory_add_nb``) and the Guide Voodoo Doll when it drops one (while a copy is
+  discard area, and the attacker gets its coins (up to 25; the rest to teammates with room,
+  ``life.team_gain_coins_nb``, TR-197), its resource drop (through ``life.team_gain_nb``:
+  what it has no room for goes to teammates with room first) and the Guide Voodoo Doll
+  when it drops one (while a copy is
   in the supply, TR-388). A slime advances the slimes slain meter until King Slime is
   pending, in play or defeated (TR-400 reading); reaching its last space marks King Slime
   pending (``g[G.PENDING]``, TR-076). Life crystals, fallen stars and the boss cannot be wounded
@@ -744,7 +746,8 @@ def wound_enemy_nb(st, tab, p, k, wounds):
     """Player ``p`` inflicts ``wounds`` on enemy row ``k`` (TR-280..283); loot on defeat.
 
     Writes ``st.pieces[k, PC.WOUNDS]``; on defeat what :func:`remove_token_nb` writes, and
-    ``st.chars[p]`` (``COINS``, ``KILLS``), ``st.inv[p]``, ``st.held[p]``,
+    ``st.chars[p]`` (``COINS``, ``KILLS``, ``COINS_TRADED``, ``RES_TRADED``), ``st.inv[p]``
+    (and teammates' ``COINS`` and ``inv`` for what ``p`` has no room for), ``st.held[p]``,
     ``st.supply[SUP.CONSUMABLE]``, ``st.g`` (``SLIMES``, ``PENDING``), ``st.cnt``
     (``ENEMIES``, ``SLIMES``, ``COINS``, ``RES`` + id). Returns 1 when defeated, 0 when not,
     -1 for a row that is not an enemy (the boss, a life crystal, a fallen star, nothing).
@@ -758,11 +761,11 @@ def wound_enemy_nb(st, tab, p, k, wounds):
     if st.pieces[k, PC.WOUNDS] < tab.enemies[e, EN.WOUNDS]:
         return 0
     remove_token_nb(st, tab, k)  # TR-281; extra wounds are wasted (TR-283)
-    got = life.add_coins_nb(st, p, tab.enemies[e, EN.COINS])
+    got = life.team_gain_coins_nb(st, p, tab.enemies[e, EN.COINS])
     st.cnt[CNT.COINS] += got
     res = tab.enemies[e, EN.LOOT_RES]
     if res > 0 and tab.enemies[e, EN.LOOT_N] > 0:
-        st.cnt[CNT.RES + res] += life.inventory_add_nb(st, p, res, tab.enemies[e, EN.LOOT_N])
+        st.cnt[CNT.RES + res] += life.team_gain_nb(st, p, res, tab.enemies[e, EN.LOOT_N])
     if tab.enemies[e, EN.VOODOO] != 0:
         v = _voodoo_nb(tab)
         if v >= 0 and st.supply[SUP.CONSUMABLE, v] > 0:

@@ -90,6 +90,8 @@ class Globals(NamedTuple):
     TRIGGER: int = 36  # 8 columns (36..43): per boss id, the square where its criterion was
     #                    met, ``row * 4096 + col + 1`` (0: none, e.g. King Slime's meter)
     BOSS_EXTRA: int = 44  # extra squares the boss moves this enemy turn (``SPECIAL.CHARGE``)
+    DRAWN: int = 45  # players who have drawn this round (bit per player; cleared as a round
+    #                  starts): gear changes hands only between two who have not (TR-209, TR-210)
     N: int = 48
 
 
@@ -148,6 +150,9 @@ class Char(NamedTuple):
     MOB_DMG: int = 30  # health lost to mobbed attacks (2+ enemies in short range)
     MOB_DEATHS: int = 31  # deaths caused by a mobbed attack
     BOSS_TOKENS: int = 32  # wound tokens taken from the boss in play (TR-412, TR-419)
+    GIFTS: int = 33  # equipment cards and armor sets given to another player (TR-209, TR-219)
+    COINS_TRADED: int = 34  # coins given to another player (TR-197)
+    RES_TRADED: int = 35  # resource units given to another player (TR-197)
     N: int = 36
 
 

@@ -15,6 +15,18 @@ Readings (checklist ``shared/rules/terraria-checklist.md``; also in the package 
   that do not fit are declined (the rulebook's replacement is for a new type). Taking
   units (crafting, donations) draws on the slot with the fewest units of that type first,
   so slots free up.
+- Trading (TR-197, TR-199): resources and coins change hands at any time and any distance,
+  only into the receiver's room: units of a resource go into its slots of that type with
+  space and its empty slots (:func:`room_for_nb`; a receiver gives nothing up to take a
+  trade) and coins up to its 25 (TR-195); what does not fit stays with the giver. Coin icons
+  of the turn are not on the dial and serve only their owner (TR-079, TR-101), so only dial
+  coins are given. Consumables are never traded (TR-199, open: the natural reading; no
+  kernel moves them). When a player gains units or coins it has no room for, the rest goes
+  to teammates with room before any is declined, replaced or lost
+  (:func:`team_gain_nb`, :func:`team_gain_coins_nb`): a trade made at once, the same as the
+  player first passing some of its own to make room; a cooperative team never throws away
+  what a teammate could hold (the players' choice, a fixed rule). Equipment and armor change
+  hands only before drawing (``engine.give_equip_nb``, ``engine.give_armor_nb``).
 - Death (TR-290..298, TR-303, TR-363, TR-427, TR-430): the piece leaves the world (pieces
   stacked on it fall; their fall events are left in ``st.falls``), hand, ready slot and play
   area (TR-293) go to the discard pile, which is shuffled; half the coins (rounded down)
@@ -84,6 +96,12 @@ __all__ = [
     "count_units_nb",
     "inventory_take_nb",
     "add_coins_nb",
+    "room_for_nb",
+    "give_resources_nb",
+    "give_coins_nb",
+    "team_gain_nb",
+    "team_gain_coins_nb",
+    "top_up_coins_nb",
     "defence_dice_nb",
     "die_nb",
     "respawn_nb",
@@ -205,6 +223,172 @@ def add_coins_nb(st, p, n):
         got = 0
     st.chars[p, CH.COINS] = have + got
     return got
+
+
+# --- trading (TR-197, TR-199) -------------------------------------------------------------------
+@njit
+def room_for_nb(st, q, res):
+    """Units of resource ``res`` player ``q`` can take without giving anything up. Read only.
+
+    The room TR-197 asks of a receiver: the space left in ``q``'s usable slots holding
+    ``res`` plus 5 for each empty usable slot (TR-188, TR-191). 0 for ``res <= 0``.
+    """
+    if res <= 0:
+        return 0
+    n = 0
+    for s in range(st.chars[q, CH.SLOTS]):
+        u = st.inv[q, s, 1]
+        if u <= 0:
+            n += SLOT_CAP
+        elif st.inv[q, s, 0] == res:
+            n += SLOT_CAP - u
+    return n
+
+
+@njit
+def give_resources_nb(st, p, q, res, n):
+    """Player ``p`` gives player ``q`` up to ``n`` units of resource ``res`` (TR-197).
+
+    Any time, any distance, only into ``q``'s room (:func:`room_for_nb`): ``k = min(n, units
+    p holds, room of q)`` units move and the rest stay with ``p``. Writes ``st.inv[p]``
+    (:func:`inventory_take_nb`: the smallest slot first), ``st.inv[q]``
+    (:func:`inventory_add_nb`) and ``st.chars[p, CH.RES_TRADED]``. Returns ``k``; 0 when
+    ``p == q`` or either is not a player of the game.
+    """
+    players = st.g[G.PLAYERS]
+    if p == q or p < 0 or q < 0 or p >= players or q >= players or n <= 0 or res <= 0:
+        return 0
+    k = min(n, inventory_count_nb(st, p, res), room_for_nb(st, q, res))
+    if k <= 0:
+        return 0
+    inventory_take_nb(st, p, res, k)
+    inventory_add_nb(st, q, res, k)
+    st.chars[p, CH.RES_TRADED] += k
+    return k
+
+
+@njit
+def give_coins_nb(st, p, q, n):
+    """Player ``p`` gives player ``q`` up to ``n`` coins from its dial (TR-197, TR-195).
+
+    ``k = min(n, p's dial, 25 - q's dial)`` coins move: ``q``'s dial never passes 25 and what
+    does not fit stays with ``p`` (nothing is lost). Coin icons played this turn are not on
+    the dial and are never given (TR-079). Writes ``st.chars[p]`` and ``st.chars[q]``
+    (``COINS``; ``p``'s ``COINS_TRADED``). Returns ``k``; 0 when ``p == q`` or either is not
+    a player of the game.
+    """
+    players = st.g[G.PLAYERS]
+    if p == q or p < 0 or q < 0 or p >= players or q >= players or n <= 0:
+        return 0
+    k = min(n, st.chars[p, CH.COINS], COIN_CAP - st.chars[q, CH.COINS])
+    if k <= 0:
+        return 0
+    st.chars[p, CH.COINS] -= k
+    st.chars[q, CH.COINS] += k
+    st.chars[p, CH.COINS_TRADED] += k
+    return k
+
+
+@njit
+def team_gain_nb(st, p, res, n):
+    """Player ``p`` gains ``n`` units of ``res``; what it has no room for goes to teammates.
+
+    ``p``'s own room first (:func:`room_for_nb`), then the teammate with the most room for
+    ``res``, then the next (a trade at once, TR-197, counted in ``p``'s ``CH.RES_TRADED``);
+    only what no one has room for follows :func:`inventory_add_nb` for ``p`` (declined, or a
+    new type replacing the type held in fewest units, TR-192..194). With one player this is
+    :func:`inventory_add_nb`. Writes ``st.inv`` and ``st.chars[p, CH.RES_TRADED]``. Returns
+    the units the team took.
+    """
+    if n <= 0 or res <= 0:
+        return 0
+    mine = min(n, room_for_nb(st, p, res))
+    got = inventory_add_nb(st, p, res, mine) if mine > 0 else 0
+    left = n - got
+    while left > 0:
+        best = -1
+        br = 0
+        for q in range(st.g[G.PLAYERS]):
+            if q != p:
+                r = room_for_nb(st, q, res)
+                if r > br:
+                    best = q
+                    br = r
+        if best < 0:
+            break
+        k = inventory_add_nb(st, best, res, min(left, br))
+        st.chars[p, CH.RES_TRADED] += k
+        left -= k
+        got += k
+    if left > 0:
+        got += inventory_add_nb(st, p, res, left)
+    return got
+
+
+@njit
+def team_gain_coins_nb(st, p, n):
+    """Player ``p`` gains ``n`` coins; what passes its 25 goes to teammates with room.
+
+    ``p``'s dial first (:func:`add_coins_nb`), then the richest teammate below 25, then the
+    next (a trade at once, TR-197, counted in ``p``'s ``CH.COINS_TRADED``; coins kept
+    together reach the 15-coin purchases sooner); what no dial has room for is lost
+    (TR-196). Writes ``st.chars`` (``COINS``, ``COINS_TRADED``). Returns the coins the team
+    kept.
+    """
+    got = add_coins_nb(st, p, n)
+    left = n - got
+    while left > 0:
+        best = -1
+        bc = -1
+        for q in range(st.g[G.PLAYERS]):
+            c = st.chars[q, CH.COINS]
+            if q != p and c < COIN_CAP and c > bc:
+                best = q
+                bc = c
+        if best < 0:
+            break
+        k = min(left, COIN_CAP - bc)
+        st.chars[best, CH.COINS] += k
+        st.chars[p, CH.COINS_TRADED] += k
+        left -= k
+        got += k
+    return got
+
+
+@njit
+def top_up_coins_nb(st, p, need, ask):
+    """Teammates give ``p`` the coins it lacks for a purchase of ``need`` (TR-197).
+
+    ``p`` has its dial plus this turn's coin icons (TR-101). When it is short by at most
+    ``ask`` coins, its dial has room for them and its teammates' dials hold them together,
+    the richest teammate gives what it can, then the next richest, until ``p`` has ``need``;
+    otherwise nothing moves. Writes ``st.chars`` (:func:`give_coins_nb`). Returns True when
+    ``p`` now has ``need``.
+    """
+    ch = st.chars[p]
+    short = need - ch[CH.COINS] - ch[CH.TCOIN]
+    if short <= 0:
+        return True
+    if short > ask or ch[CH.COINS] + short > COIN_CAP:
+        return False
+    players = st.g[G.PLAYERS]
+    total = 0
+    for q in range(players):
+        if q != p:
+            total += st.chars[q, CH.COINS]
+    if total < short:
+        return False
+    while short > 0:
+        best = -1
+        bc = 0
+        for q in range(players):
+            if q != p and st.chars[q, CH.COINS] > bc:
+                best = q
+                bc = st.chars[q, CH.COINS]
+        if best < 0:
+            break
+        short -= give_coins_nb(st, best, p, short)
+    return short <= 0
 
 
 # --- defence dice ------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """Terraria: one whole playthrough and the parallel batch kernel, with the record of a game.
 
 A game is set up (``engine.setup_nb``), then rounds run until ``g[G.OVER]`` is set: round 1
-starts at the player turn (TR-078), later rounds at preparation; every player takes a turn
-(seat order; the simultaneous turn of TR-079 is played one seat after another), then the
-enemy turn and the cleanup (TR-077).
+starts at the player turn (TR-078), later rounds at preparation; then, before anyone draws,
+the players give each other equipment and armor (``bots.gift_phase_nb``, TR-209, TR-219);
+every player takes a turn (seat order; the simultaneous turn of TR-079 is played one seat
+after another), then the enemy turn and the cleanup (TR-077).
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ MEASURES = (
     "crafted",
     "blocks_dug",
     "chests",
+    "gifts",
+    "coins_traded",
+    "resources_traded",
 )
 
 record_dt = np.dtype(
@@ -77,6 +81,9 @@ def record_nb(st, tab, index, rec):
     mobbed = 0
     mob_dmg = 0
     kills = 0
+    gifts = 0
+    coins_traded = 0
+    res_traded = 0
     for p in range(g[G.PLAYERS]):
         ch = st.chars[p]
         deaths += ch[CH.DEATHS]
@@ -89,6 +96,9 @@ def record_nb(st, tab, index, rec):
         mobbed += ch[CH.MOBBED]
         mob_dmg += ch[CH.MOB_DMG]
         kills += ch[CH.KILLS]
+        gifts += ch[CH.GIFTS]
+        coins_traded += ch[CH.COINS_TRADED]
+        res_traded += ch[CH.RES_TRADED]
     rec["deaths"] = deaths
     rec["fall_deaths"] = fall_deaths
     rec["mob_deaths"] = mob_deaths
@@ -107,6 +117,9 @@ def record_nb(st, tab, index, rec):
     rec["crafted"] = st.cnt[CNT.CRAFTED] + st.cnt[CNT.ARMORS]
     rec["blocks_dug"] = st.cnt[CNT.BLOCKS_DUG]
     rec["chests"] = st.cnt[CNT.CHESTS]
+    rec["gifts"] = gifts  # equipment cards and armor sets given (TR-209, TR-219)
+    rec["coins_traded"] = coins_traded  # TR-197
+    rec["resources_traded"] = res_traded  # units (TR-197)
 
 
 @njit
@@ -120,10 +133,12 @@ def play_one_nb(st, tab, cfg, bot_id, bp, seed, index, rec):
         if g[G.ROUND] > cfg[CFG.MAX_ROUNDS]:
             g[G.OVER] = OUT.OUT_OF_TIME
             break
+        g[G.DRAWN] = 0  # nobody has drawn yet: the gift window is open (TR-209, TR-219)
         if g[G.ROUND] > 1:
             engine.preparation_nb(st, tab, bot_id, bp)
             if g[G.OVER] != 0:
                 break
+        bots.gift_phase_nb(st, tab, bp)
         for p in range(g[G.PLAYERS]):
             bots.player_turn_nb(st, tab, p, bot_id, bp)
             if check:
