@@ -88,11 +88,10 @@ from simlib.core.rng import shuffle_nb
 from simlib.games.terraria import foes, life
 from simlib.games.terraria.enemy import (
     DIRS,
-    _land_nb,
-    _may_end_nb,
     enemy_can_step_nb,
     moves_allowed_nb,
     nearest_character_nb,
+    plan_nb,
 )
 from simlib.games.terraria.layout import (
     BH,
@@ -698,76 +697,6 @@ def boss_step_nb(st, tab, dr, dc):
     return True
 
 
-@njit(refcount=False)
-def _boss_plan_nb(grid, tiles, pieces, k, target, steps, dist, how, queue):
-    """:func:`~simlib.games.terraria.enemy.plan_nb` for a boss: occupied squares may end it.
-
-    Returns ``(row, col, steps)`` of the chosen end square. Scratch as ``plan_nb``.
-    """
-    kind = pieces[k, PC.KIND]
-    r0 = pieces[k, PC.ROW]
-    c0 = pieces[k, PC.COL]
-    tr = pieces[target, PC.ROW]
-    tc = pieces[target, PC.COL]
-    was = grid[P.OCC, r0, c0] == k + 1
-    if was:
-        grid[P.OCC, r0, c0] = 0
-    dist[:, :] = -1
-    dist[r0, c0] = 0
-    queue[0, 0] = r0
-    queue[0, 1] = c0
-    head = 0
-    tail = 1
-    br = r0
-    bc = c0
-    bd = max(abs(r0 - tr), abs(c0 - tc))
-    be2 = (r0 - tr) * (r0 - tr) + (c0 - tc) * (c0 - tc)
-    bs = 0
-    while head < tail:
-        r = queue[head, 0]
-        c = queue[head, 1]
-        head += 1
-        d = dist[r, c]
-        if d >= steps:
-            continue
-        for i in range(8):
-            dr = DIRS[i, 0]
-            dc = DIRS[i, 1]
-            if not enemy_can_step_nb(grid, tiles, kind, r, c, dr, dc):
-                continue
-            nc = c + dc
-            nr = _land_nb(grid, tiles, kind, r + dr, nc)
-            if dist[nr, nc] >= 0:
-                continue
-            dist[nr, nc] = d + 1
-            how[nr, nc] = r * 8 + i
-            queue[tail, 0] = nr
-            queue[tail, 1] = nc
-            tail += 1
-            if not _may_end_nb(grid, tiles, kind, nr, nc):
-                continue
-            e = max(abs(nr - tr), abs(nc - tc))
-            e2 = (nr - tr) * (nr - tr) + (nc - tc) * (nc - tc)
-            if e < bd or (
-                e == bd
-                and (
-                    e2 < be2
-                    or (
-                        e2 == be2
-                        and (d + 1 < bs or (d + 1 == bs and (nr < br or (nr == br and nc < bc))))
-                    )
-                )
-            ):
-                br = nr
-                bc = nc
-                bd = e
-                be2 = e2
-                bs = d + 1
-    if was:
-        grid[P.OCC, r0, c0] = k + 1
-    return br, bc, bs
-
-
 @njit
 def boss_move_nb(st, tab):
     """The boss's move in the enemy turn (TR-405, TR-138..141), when its card says move.
@@ -795,7 +724,8 @@ def boss_move_nb(st, tab):
     if n <= 0 or target < 0:
         return 0
     n = min(n, st.path.shape[0])
-    er, ec, s = _boss_plan_nb(st.grid, st.tiles, st.pieces, k, target, n, st.dist, st.how, st.queue)
+    er, ec, s = plan_nb(st.grid, st.tiles, st.pieces, k, target, n, st.dist, st.how, st.queue,
+                        True)
     r = er
     c = ec
     for i in range(s - 1, -1, -1):

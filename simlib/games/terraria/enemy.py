@@ -183,9 +183,11 @@ def moves_allowed_nb(grid, tiles, pieces, k, movement):
 
 
 @njit(refcount=False)
-def plan_nb(grid, tiles, pieces, k, target, steps, dist, how, queue):
+def plan_nb(grid, tiles, pieces, k, target, steps, dist, how, queue, end_on_pieces=False):
     """Breadth-first plan of enemy ``k`` toward piece ``target`` in at most ``steps`` steps.
 
+    An enemy may pass through other pieces but not end on one (TR-119); with
+    ``end_on_pieces`` (a boss, which displaces them, TR-138) it may end there too.
     Reads ``grid`` (OCC is restored before returning), ``pieces``; writes the scratch
     ``dist`` (steps to each square, -1 unseen), ``how`` (``8 * row + direction``: the row
     the step that first reached each square started from and its index into ``DIRS``) and
@@ -234,7 +236,7 @@ def plan_nb(grid, tiles, pieces, k, target, steps, dist, how, queue):
             queue[tail, 0] = nr
             queue[tail, 1] = nc
             tail += 1
-            if grid[P.OCC, nr, nc] != 0:
+            if grid[P.OCC, nr, nc] != 0 and not end_on_pieces:
                 continue  # may pass through, may not end there (TR-119)
             if not _may_end_nb(grid, tiles, kind, nr, nc):
                 continue
