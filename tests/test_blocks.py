@@ -7,7 +7,7 @@ import threading
 import numpy as np
 import pytest
 
-from simlib.core.blocks import run_blocks
+from simlib.core.blocks import play_blocks, run_blocks
 
 
 @pytest.mark.parametrize("count,block,threads", [(0, 4, 2), (1, 4, 2), (10, 3, 1), (10, 3, 2),
@@ -59,3 +59,17 @@ def test_an_error_in_a_block_is_raised():
         run_blocks(play, 10, 2, threads=2)
     with pytest.raises(ValueError, match="block"):
         run_blocks(play, 10, 0)
+
+
+def test_play_blocks_passes_settings_seed_first_index_and_records():
+    calls = []
+
+    def kernel(a, b, seed, first, recs):
+        calls.append((a, b, type(seed).__name__, int(seed), first, len(recs)))
+        recs[:] = np.arange(first, first + len(recs))
+
+    out = np.zeros(10, np.int64)
+    got = play_blocks(kernel, ("x", 5), 7, 100, out, 4)
+    assert got is out and out.tolist() == list(range(100, 110))
+    assert sorted(calls) == [("x", 5, "uint64", 7, 100, 4), ("x", 5, "uint64", 7, 104, 4),
+                             ("x", 5, "uint64", 7, 108, 2)]

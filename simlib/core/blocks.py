@@ -20,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["run_blocks"]
+import numpy as np
+
+__all__ = ["play_blocks", "run_blocks"]
 
 
 def run_blocks(play: Callable[[int, int], object], count: int, block: int,
@@ -47,3 +49,22 @@ def run_blocks(play: Callable[[int, int], object], count: int, block: int,
         futures = [pool.submit(play, lo, hi) for lo, hi in spans]
     for f in futures:
         f.result()
+
+
+def play_blocks(kernel: Callable[..., object], args: tuple, seed: int, start: int,
+                out: np.ndarray, block: int) -> np.ndarray:
+    """Fill the records ``out`` with games ``start .. start+len(out)-1`` of run ``seed``.
+
+    Calls ``kernel(*args, seed, first_index, out[lo:hi])`` for each block (see
+    :func:`run_blocks`): every game's block kernel takes its settings first, then the run's
+    seed (as ``uint64``), the index of the block's first game and the block's records.
+    Returns ``out``.
+    """
+    seed64 = np.uint64(seed)
+    start = int(start)
+
+    def play(lo: int, hi: int) -> None:
+        kernel(*args, seed64, start + lo, out[lo:hi])
+
+    run_blocks(play, len(out), block)
+    return out

@@ -137,7 +137,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simlib.core.blocks import run_blocks
+from simlib.core.blocks import play_blocks
 from simlib.core.game import Bot, Game
 from simlib.games.terminus import bots as _bots
 from simlib.games.terminus import compile as _compile
@@ -189,13 +189,8 @@ class TerminusBreach(Game):
         """Play games ``start .. start+count-1`` and return their records."""
         out = np.zeros(count, dtype=_engine.record_dt)
         bp = np.ascontiguousarray(bot_params, dtype=np.float64)
-        seed = np.uint64(seed)
-
-        def play(lo: int, hi: int) -> None:
-            _engine.play_block_nb(compiled, int(bot_id), bp, seed, int(start) + lo, out[lo:hi])
-
-        run_blocks(play, count, BLOCK)
-        return out
+        return play_blocks(_engine.play_block_nb, (compiled, int(bot_id), bp), seed, start, out,
+                           BLOCK)
 
     def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
         """Records -> one row per playthrough.

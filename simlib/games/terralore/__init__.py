@@ -72,7 +72,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simlib.core.blocks import run_blocks
+from simlib.core.blocks import play_blocks
 from simlib.core.game import Bot, Game
 from simlib.games.terralore import bots as _bots
 from simlib.games.terralore import compile as _compile
@@ -145,13 +145,7 @@ class Terralore(Game):
                 bp[s] = run_bp
         dt = np.dtype(_engine.record_dt, metadata={"decks": deck_names})
         out = np.zeros(count, dtype=dt)
-        seed = np.uint64(seed)
-
-        def play(lo: int, hi: int) -> None:
-            _engine.play_block_nb(params, ids, bp, seed, int(start) + lo, out[lo:hi])
-
-        run_blocks(play, count, BLOCK)
-        return out
+        return play_blocks(_engine.play_block_nb, (params, ids, bp), seed, start, out, BLOCK)
 
     def _data_of(self, values: dict[str, Any] | None) -> str:
         if values is not None and "data" in values:

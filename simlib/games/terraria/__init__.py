@@ -249,7 +249,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simlib.core.blocks import run_blocks
+from simlib.core.blocks import play_blocks
 from simlib.core.game import Bot, Game, TableSpec
 from simlib.games.terraria import settings as _settings
 
@@ -329,13 +329,7 @@ class Terraria(Game):
         tab, cfg = compiled
         out = np.zeros(count, dtype=record_dt)
         bp = np.ascontiguousarray(bot_params, dtype=np.float64)
-        seed = np.uint64(seed)
-
-        def play(lo: int, hi: int) -> None:
-            play_block_nb(tab, cfg, int(bot_id), bp, seed, int(start) + lo, out[lo:hi])
-
-        run_blocks(play, count, BLOCK)
-        return out
+        return play_blocks(play_block_nb, (tab, cfg, int(bot_id), bp), seed, start, out, BLOCK)
 
     def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
         """Records -> one row per playthrough (outcome as a category)."""
