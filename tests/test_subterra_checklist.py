@@ -22,10 +22,12 @@ Ids no test cites, and why (``UNCITED``):
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
+from checklist_helpers import checklist_ids as _checklist_ids
+from checklist_helpers import cite_pattern
+from checklist_helpers import cited_ids as _cited_ids
 
 TESTS = Path(__file__).resolve().parent
 CHECKLIST = TESTS.parent / ".." / "shared" / "rules" / "sub-terra-checklist.md"
@@ -38,24 +40,15 @@ UNCITED = {
 }
 UNCITED_MAX = len(UNCITED)  # lower it whenever an id gains a test
 
-CITE = re.compile(r"(?<![A-Za-z])ST[-_]?(\d{3})(?!\d)", re.IGNORECASE)
+CITE = cite_pattern("ST")
 
 
 def checklist_ids(text: str) -> list[str]:
-    return [f"ST-{n}" for n in re.findall(r"\*\*ST-(\d{3})\*\*", text)]
+    return _checklist_ids(text, "ST")
 
 
 def cited_ids(folder: Path, skip: Path) -> set[str]:
-    cited: set[str] = set()
-    for path in sorted(folder.rglob("*")):
-        if not path.is_file() or path.resolve() == skip.resolve() or "__pycache__" in path.parts:
-            continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (UnicodeDecodeError, OSError):
-            continue
-        cited.update(f"ST-{n}" for n in CITE.findall(text))
-    return cited
+    return _cited_ids(folder, skip, "ST")
 
 
 def test_cite_pattern_can_fail():

@@ -9,10 +9,12 @@ shrink.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
+from checklist_helpers import checklist_ids as _checklist_ids
+from checklist_helpers import cite_pattern, range_pattern
+from checklist_helpers import cited_ids as _cited_ids
 
 TESTS = Path(__file__).resolve().parent
 CHECKLIST = TESTS.parent / ".." / "shared" / "rules" / "terminus-checklist.md"
@@ -20,24 +22,16 @@ CHECKLIST = TESTS.parent / ".." / "shared" / "rules" / "terminus-checklist.md"
 UNCITED: dict[str, str] = {}
 UNCITED_MAX = len(UNCITED)  # lower it whenever an id gains a test
 
-CITE = re.compile(r"(?<![A-Za-z])TB[-_]?(\d{3})(?!\d)", re.IGNORECASE)
-RANGE = re.compile(r"(?<![A-Za-z])TB-(\d{3})\.\.(\d{3})(?!\d)")
+CITE = cite_pattern("TB")
+RANGE = range_pattern("TB")  # "TB-166..170" cites every id in between
 
 
 def checklist_ids(text: str) -> list[str]:
-    return [f"TB-{n}" for n in re.findall(r"\*\*TB-(\d{3})\*\*", text)]
+    return _checklist_ids(text, "TB")
 
 
 def cited_ids(folder: Path, skip: Path) -> set[str]:
-    cited: set[str] = set()
-    for path in sorted(folder.rglob("*.py")):
-        if path.resolve() == skip.resolve() or "__pycache__" in path.parts:
-            continue
-        text = path.read_text(encoding="utf-8")
-        cited.update(f"TB-{n}" for n in CITE.findall(text))
-        for lo, hi in RANGE.findall(text):  # "TB-166..170" cites every id in between
-            cited.update(f"TB-{n:03d}" for n in range(int(lo), int(hi) + 1))
-    return cited
+    return _cited_ids(folder, skip, "TB", ranges=True)
 
 
 def test_cite_pattern_can_fail():

@@ -9,10 +9,12 @@ so the list can only shrink.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
+from checklist_helpers import checklist_ids as _checklist_ids
+from checklist_helpers import cite_pattern
+from checklist_helpers import cited_ids as _cited_ids
 
 TESTS = Path(__file__).resolve().parent
 CHECKLIST = TESTS.parent / ".." / "shared" / "rules" / "terralore-checklist.md"
@@ -20,21 +22,15 @@ CHECKLIST = TESTS.parent / ".." / "shared" / "rules" / "terralore-checklist.md"
 UNCITED: dict[str, str] = {}
 UNCITED_MAX = len(UNCITED)  # lower it whenever an id gains a test
 
-CITE = re.compile(r"(?<![A-Za-z])TL[-_]?(\d{3})(?!\d)", re.IGNORECASE)
+CITE = cite_pattern("TL")
 
 
 def checklist_ids(text: str) -> list[str]:
-    return [f"TL-{n}" for n in re.findall(r"\*\*TL-(\d{3})\*\*", text)]
+    return _checklist_ids(text, "TL")
 
 
 def cited_ids(folder: Path, skip: Path) -> set[str]:
-    cited: set[str] = set()
-    for path in sorted(folder.rglob("*.py")):
-        if path.resolve() == skip.resolve() or "__pycache__" in path.parts:
-            continue
-        text = path.read_text(encoding="utf-8")
-        cited.update(f"TL-{n}" for n in CITE.findall(text))
-    return cited
+    return _cited_ids(folder, skip, "TL")
 
 
 def test_cite_pattern_can_fail():

@@ -9,28 +9,25 @@ printed (``pytest -s``).
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
+
+from checklist_helpers import checklist_ids as _checklist_ids
+from checklist_helpers import cite_pattern
+from checklist_helpers import cited_ids as _cited_ids
 
 TESTS = Path(__file__).resolve().parent
 CHECKLIST = TESTS.parent / ".." / "shared" / "rules" / "terraria-checklist.md"
 CITED_MIN = 433
 
-CITE = re.compile(r"(?<![A-Za-z])TR[-_]?(\d{3})(?!\d)", re.IGNORECASE)
+CITE = cite_pattern("TR")
 
 
 def checklist_ids(text: str) -> list[str]:
-    return [f"TR-{n}" for n in re.findall(r"\*\*TR-(\d{3})\*\*", text)]
+    return _checklist_ids(text, "TR")
 
 
 def cited_ids(folder: Path, skip: Path) -> set[str]:
-    cited: set[str] = set()
-    for path in sorted(folder.glob("*.py")):
-        if path.resolve() == skip.resolve():
-            continue
-        # a range such as "TR-113..137" cites its first id only: each id needs its own cite
-        cited.update(f"TR-{n}" for n in CITE.findall(path.read_text(encoding="utf-8")))
-    return cited
+    return _cited_ids(folder, skip, "TR")
 
 
 def test_every_cite_is_a_checklist_id_and_coverage_only_grows():
