@@ -148,6 +148,8 @@ class Char(NamedTuple):
     MOB_DMG: int = 30  # health lost to mobbed attacks (2+ enemies in short range)
     MOB_DEATHS: int = 31  # deaths caused by a mobbed attack
     BOSS_TOKENS: int = 32  # wound tokens taken from the boss in play (TR-412, TR-419)
+    BOTTLED: int = 33  # potions taken from the placed bottle house (TR-253)
+    EATEN: int = 34  # food buff tokens eaten at the cooking pot house (TR-255)
     N: int = 36
 
 
@@ -416,7 +418,8 @@ class ArmorCols(NamedTuple):
     COPIES: int = 11
     TIER: int = 12
     EVIL: int = 13
-    N: int = 14
+    REGEN: int = 14  # mana regained at the start of each of the wearer's turns (TR-357)
+    N: int = 15
 
 
 AR = ArmorCols()
@@ -485,6 +488,7 @@ class RewardKind(NamedTuple):
     MAXHP: int = 8  # health meter extensions
     MAXMANA: int = 9
     ROPE: int = 10  # rope tokens to place
+    MANA: int = 11  # AMOUNT mana regained, up to the maximum (TR-357)
 
 
 RK = RewardKind()
