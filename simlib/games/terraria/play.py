@@ -43,6 +43,8 @@ MEASURES = (
     "crafted",
     "blocks_dug",
     "chests",
+    "bottle_potions",
+    "food_eaten",
 )
 
 record_dt = np.dtype(
@@ -77,6 +79,8 @@ def record_nb(st, tab, index, rec):
     mobbed = 0
     mob_dmg = 0
     kills = 0
+    bottled = 0
+    eaten = 0
     for p in range(g[G.PLAYERS]):
         ch = st.chars[p]
         deaths += ch[CH.DEATHS]
@@ -89,6 +93,8 @@ def record_nb(st, tab, index, rec):
         mobbed += ch[CH.MOBBED]
         mob_dmg += ch[CH.MOB_DMG]
         kills += ch[CH.KILLS]
+        bottled += ch[CH.BOTTLED]
+        eaten += ch[CH.EATEN]
     rec["deaths"] = deaths
     rec["fall_deaths"] = fall_deaths
     rec["mob_deaths"] = mob_deaths
@@ -107,6 +113,8 @@ def record_nb(st, tab, index, rec):
     rec["crafted"] = st.cnt[CNT.CRAFTED] + st.cnt[CNT.ARMORS]
     rec["blocks_dug"] = st.cnt[CNT.BLOCKS_DUG]
     rec["chests"] = st.cnt[CNT.CHESTS]
+    rec["bottle_potions"] = bottled  # potions taken from the placed bottle (TR-253)
+    rec["food_eaten"] = eaten  # food buff tokens eaten (TR-255)
 
 
 @njit
