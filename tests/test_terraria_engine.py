@@ -433,6 +433,8 @@ def test_records_name_every_outcome_and_measure():  # TR-428, TR-429
         "gifts",
         "coins_traded",
         "resources_traded",
+        "bottle_potions",
+        "food_eaten",
     ):
         assert col in df.columns
 

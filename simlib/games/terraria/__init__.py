@@ -8,7 +8,8 @@ out_of_time, out_of_respawns), ``rounds``, ``day`` reached, chains and objective
 (per chain), deaths (and those caused by a fall or a mob), falls, fall damage, duels,
 wounds taken, mobbed attacks and mob damage, kills, bosses, deepest layer, tiles, houses,
 NPCs, items crafted, blocks dug, chests, gifts of equipment and armor, coins and resource
-units traded. Exact tables: ``combat`` and ``fall``.
+units traded, placed bottle potions taken, food tokens eaten. Exact tables: ``combat`` and
+``fall``.
 
 Modules:
 
@@ -223,10 +224,23 @@ Readings of the engine, the decks and the bots (``engine.py``, ``cards.py``, ``b
   one of them adjacent to the builder, standing on a block or a house; its squares block
   sight and enemies (``FEAT.HOUSE``); every house square and the squares over its roof get
   a floor, so characters walk through and on it; Acorns under it are removed.
-- TR-254 / TR-257 (open): the placed bottle and cooking pot only need to stand somewhere;
-  their daily flags (``G.BOTTLE``, ``G.COOKED``, ``G.COOK_LEFT``) reset at sunrise. Their
-  powers are not modelled yet: no action takes the bottle's potion or eats a food token
-  (TR-253, TR-255), so nothing sets those flags.
+- TR-254 (open): the placed bottle's token is read as one flag, "used today"
+  (``G.BOTTLE``): ``engine.use_bottle_nb`` sets it when a player takes a Healing, Greater
+  Luck or Magic Power potion (the consumables flagged ``bottle``, if one is left, TR-253,
+  TR-388), once a day for the whole team; sunrise clears it (TR-086). The food buff tokens
+  are a bit each, uneaten today (``G.COOK_LEFT``), and each player a bit, ate today
+  (``G.COOKED``); ``engine.eat_food_nb`` flips one token for a player who has not eaten
+  and gives its bonus (a reward, data) at once (TR-255); sunrise resets both (TR-087).
+- TR-257 (open): neither house needs the character near it, as with crafting stations:
+  the house only has to stand. Both are free actions of the player's own turn (bots:
+  ``bots.house_bonuses_nb``, from the free actions).
+- TR-357: mana is regained mid-day, never above the maximum (TR-355), by consumables
+  (``mana``), action cards (``mana`` icons), house bonus tokens (a food token
+  ``["mana", n]``, a reward kind also open to chests and objectives; the bottle's Magic
+  Power potion) and armor sets: ``mana_regen`` (``AR.REGEN``) is mana regained at the start
+  of each of the wearer's turns (``engine.armor_mana_nb``; a per-day regain would do
+  nothing, mana refills at every sunrise). Which sets, tokens and amounts is not printed:
+  the data's are illustrative (Jungle Armor 1 a turn; one food token of 2 mana).
 - TR-367 / TR-368 (open): NPC criteria are read at cleanup ("has died" and "boss defeated"
   count if they ever happened); one NPC per free house in the order Nurse, Merchant, Dryad,
   Goblin Tinkerer, Demolitionist.

@@ -7,12 +7,16 @@ Every bot plays the same turn loop with its own weights (``bp``, a float64 vecto
    an equipment card or armor set its owner does not use goes to the teammate whose best
    card of that slot (best set) it beats by the most tiers (at least ``gift_min``).
 1. Before drawing: the best owned card on top of each equipment slot and the best owned
-   armor set worn (by the data's ``TIER``; TR-208, TR-218).
+   armor set worn (by the data's ``TIER``; TR-208, TR-218); the worn set regains its
+   ``mana_regen`` (``engine.armor_mana_nb``, TR-357).
 2. Draw a hand (the ready slot's card is taken only if it is not a debuff), then play:
    a debuff card is put into the ready slot instead when the slot is free of another
    debuff (TR-108..111: it never comes back unless drawn), the rest are played; a card with
    a choice gives defence when an enemy is within ``guard_range`` squares, else option A.
-3. Free actions: Nurse when health is at most ``heal_at``, healing consumables, buy
+3. Free actions: the house bonuses (:func:`house_bonuses_nb`: the placed bottle's potion
+   when needed, a Healing one first; the food token that helps most, at once when needed,
+   else on the day's last turn; Greater Luck or Magic Power drunk when a fight or mana
+   calls for them), Nurse when health is at most ``heal_at``, healing consumables, buy
    inventory slots and cards, craft every better item the team can pay for, build the next
    house whose stations are standing where it fits beside the character. A purchase the bot
    wants (the Nurse, an inventory slot, a Merchant card, at sunrise the Demolitionist's
@@ -48,6 +52,7 @@ from simlib.games.terraria.layout import (
     CH,
     CNT,
     CO,
+    COIN_CAP,
     EN,
     EQ,
     HO,
@@ -57,10 +62,15 @@ from simlib.games.terraria.layout import (
     NPC,
     OB,
     PILE,
+    RK,
     ROLE,
     RU,
+    RW,
     SHOP,
+    SLOT,
+    STATION,
     SUP,
+    TT,
     G,
 )
 from simlib.games.terraria.movement import can_step_nb, supported_nb
@@ -462,14 +472,211 @@ def shop_nb(st, tab, p, bp):
 
 @njit
 def free_actions_nb(st, tab, p, bp):
-    """The free actions of a turn (no action points): heal, shop, craft, build."""
+    """The free actions of a turn (no action points): house bonuses, heal, shop, craft, build."""
     if not st.chars[p, CH.IN_WORLD] or st.g[G.OVER] != 0:
         return
+    house_bonuses_nb(st, tab, p, bp)
     _heal_nb(st, tab, p, bp)
     shop_nb(st, tab, p, bp)
     craft_all_nb(st, tab, p)
     build_all_nb(st, tab, p)
     engine.summon_nb(st, tab, p)
+
+
+# --- house bonuses: the placed bottle and the cooking pot (TR-253, TR-255) -------------------
+@njit
+def mana_hungry_nb(st, tab, p):
+    """True when ``p`` has a use for more mana now.
+
+    Below its maximum with a magic weapon on top (mana per attack, TR-354), or with a
+    minion staff whose minion it cannot pay to summon yet (the staff
+    :func:`engine.summon_nb` would use, TR-360).
+    """
+    ch = st.chars[p]
+    if ch[CH.MANA] >= ch[CH.MAXMANA]:
+        return False
+    w = ch[CH.WEAPON]
+    if w >= 0 and tab.equip[w, EQ.MANA] > 0 and tab.equip[w, EQ.MINION] < 0:
+        return True
+    for s in (SLOT.OTHER, SLOT.WEAPON):
+        e = ch[CH.WEAPON + s]
+        if e >= 0 and tab.equip[e, EQ.MINION] >= 0:
+            return ch[CH.MINION] != tab.equip[e, EQ.MINION] and ch[CH.MANA] < tab.equip[e, EQ.MANA]
+    return False
+
+
+@njit
+def _last_turn_of_day_nb(st, tab):
+    """True when the next time track space is a sunrise (today's bonuses are lost then)."""
+    n = tab.time_track.shape[0]
+    return tab.time_track[(st.g[G.TIME] + 1) % n, TT.SUNRISE] != 0
+
+
+@njit
+def food_value_nb(st, tab, p, token, w):
+    """What eating food token ``token`` is worth to ``p`` now (0.0: nothing).
+
+    Health and mana count only up to the maxima (mana only for a mana-hungry character:
+    :func:`mana_hungry_nb`), coins only up to the dial's 25, a rope only while an objective
+    asks for ropes; anything else by ``engine.reward_value_nb``.
+    """
+    ch = st.chars[p]
+    kind = tab.food[token, RW.KIND]
+    n = tab.food[token, RW.AMOUNT]
+    if kind == RK.NONE:
+        return 0.0
+    if kind == RK.HEAL:
+        return 2.0 * max(min(n, ch[CH.MAXHP] - ch[CH.HP]), 0)
+    if kind == RK.MANA:
+        if not mana_hungry_nb(st, tab, p):
+            return 0.0
+        return 2.0 * max(min(n, ch[CH.MAXMANA] - ch[CH.MANA]), 0)
+    if kind == RK.COINS:
+        return 0.5 * max(min(n, COIN_CAP - ch[CH.COINS]), 0)
+    if kind == RK.ROPE:
+        return 1.0 * n if w[BP.ROPES] else 0.1 * n
+    return 0.1 * engine.reward_value_nb(tab, tab.food[token])
+
+
+@njit
+def eat_best_nb(st, tab, p, w):
+    """Eat the food token worth most to ``p`` (:func:`food_value_nb`), once a day (TR-255).
+
+    Eaten at once when it is needed: a health token that heals in full or ``p`` is at or
+    below ``heal_at``, or a mana token for a mana-hungry ``p``; otherwise the best token
+    worth anything waits for the day's last turn (a later turn today may need it more).
+    Returns 1 if ``p`` ate.
+    """
+    g = st.g
+    if not g[G.STATIONS] & STATION.COOKING_POT or g[G.COOKED] & (1 << p):
+        return 0
+    best = -1
+    bv = 0.0
+    for t in range(tab.food.shape[0]):
+        if g[G.COOK_LEFT] & (1 << t):
+            v = food_value_nb(st, tab, p, t, w)
+            if v > bv:
+                bv = v
+                best = t
+    if best < 0:
+        return 0
+    ch = st.chars[p]
+    kind = tab.food[best, RW.KIND]
+    n = tab.food[best, RW.AMOUNT]
+    need = False
+    if kind == RK.HEAL:
+        need = ch[CH.MAXHP] - ch[CH.HP] >= n or ch[CH.HP] <= w[BP.HEAL_AT]
+    elif kind == RK.MANA:
+        need = True  # valued above 0 only when mana-hungry
+    if need or _last_turn_of_day_nb(st, tab):
+        return engine.eat_food_nb(st, tab, p, best)
+    return 0
+
+
+@njit
+def _bottle_pick_nb(st, tab, kind):
+    """The bottle potion of ``kind`` (0 health, 1 mana, 2 other) left in the supply, -1 none.
+
+    Of several, the one that heals most / gives most mana / gives most icons.
+    """
+    best = -1
+    bv = -1
+    for c in range(tab.consumables.shape[0]):
+        row = tab.consumables[c]
+        if row[CO.BOTTLE] == 0 or st.supply[SUP.CONSUMABLE, c] <= 0:
+            continue
+        if row[CO.HEAL] > 0:
+            k = 0
+            v = row[CO.HEAL]
+        elif row[CO.MANA] > 0:
+            k = 1
+            v = row[CO.MANA]
+        else:
+            k = 2
+            v = row[CO.ATK] + row[CO.DEF] + row[CO.AP]
+        if k == kind and v > bv:
+            bv = v
+            best = c
+    return best
+
+
+@njit
+def take_bottle_nb(st, tab, p, w):
+    """Take the placed bottle's potion for ``p`` when ``p`` needs it (TR-253, once a day).
+
+    A Healing potion when ``p`` is at or below ``heal_at`` or holds no healing consumable
+    (a reserve), else Magic Power when ``p`` is mana-hungry (:func:`mana_hungry_nb`), else
+    nothing until the day's last turn, then Greater Luck. If the wanted kind is gone from
+    the supply, the next in the order health, other, mana. The bottle serves the whole team
+    once a day, so a player with no need leaves it to a teammate. Returns 1 if taken.
+    """
+    g = st.g
+    if not g[G.STATIONS] & STATION.BOTTLE or g[G.BOTTLE] != 0:
+        return 0
+    ch = st.chars[p]
+    reserve = False
+    for c in range(tab.consumables.shape[0]):
+        if st.held[p, c] > 0 and tab.consumables[c, CO.HEAL] > 0:
+            reserve = True
+    hurt = ch[CH.HP] <= w[BP.HEAL_AT] and ch[CH.HP] < ch[CH.MAXHP]
+    if hurt or not reserve:
+        want = 0
+    elif mana_hungry_nb(st, tab, p):
+        want = 1
+    elif _last_turn_of_day_nb(st, tab):
+        want = 2
+    else:
+        return 0
+    c = _bottle_pick_nb(st, tab, want)
+    if c < 0 and want != 2:
+        c = _bottle_pick_nb(st, tab, 2)
+    if c < 0 and want != 1:
+        c = _bottle_pick_nb(st, tab, 1)
+    if c < 0 and want != 0:
+        c = _bottle_pick_nb(st, tab, 0)
+    if c < 0:
+        return 0
+    return engine.use_bottle_nb(st, tab, p, c)
+
+
+@njit
+def drink_potions_nb(st, tab, p, w):
+    """Drink one held bottle potion that does not heal (healing is :func:`_heal_nb`'s).
+
+    A potion giving mana when ``p`` is mana-hungry; one giving attack or defence icons
+    when an enemy is within ``guard_range`` squares (its icons serve this turn's attacks
+    and, for defence, the enemy turn: TR-105). Returns 1 if one was drunk.
+    """
+    near = -1
+    for c in range(tab.consumables.shape[0]):
+        if st.held[p, c] <= 0:
+            continue
+        row = tab.consumables[c]
+        if row[CO.BOTTLE] == 0 or row[CO.HEAL] > 0:
+            continue
+        use = row[CO.MANA] > 0 and mana_hungry_nb(st, tab, p)
+        if not use and (row[CO.ATK] > 0 or row[CO.DEF] > 0):
+            if near < 0:
+                near = 1 if _enemy_near_nb(st, p, int(w[BP.GUARD])) else 0
+            use = near == 1
+        if use and engine.use_consumable_nb(st, tab, p, c):
+            return 1
+    return 0
+
+
+@njit
+def house_bonuses_nb(st, tab, p, w):
+    """The placed bottle and the cooking pot for ``p`` (free actions; TR-253..257, TR-357).
+
+    Take the bottle's potion (:func:`take_bottle_nb`), eat a food token
+    (:func:`eat_best_nb`), drink a bottle potion the moment calls for
+    (:func:`drink_potions_nb`). Neither house needs ``p`` beside it (TR-257).
+    """
+    if not st.chars[p, CH.IN_WORLD] or st.g[G.OVER] != 0:
+        return
+    take_bottle_nb(st, tab, p, w)
+    eat_best_nb(st, tab, p, w)
+    drink_potions_nb(st, tab, p, w)
 
 
 # --- the path search ----------------------------------------------------------------------
@@ -1074,6 +1281,7 @@ def player_turn_nb(st, tab, p, bot_id, bp):
     w[:] = 0.0
     turn_weights_nb(st, tab, p, bp, w)
     gear_up_nb(st, tab, p)
+    engine.armor_mana_nb(st, tab, p)  # TR-357: the worn set's mana at the start of the turn
     if not draw_and_play_nb(st, tab, p, w):
         return
     free_actions_nb(st, tab, p, w)

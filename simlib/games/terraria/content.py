@@ -123,7 +123,8 @@ _CRAFT: dict[str, type] = {
 }
 _EXTRA: dict[str, dict[str, type]] = {
     "weapons": {**_CRAFT, "mana": int, "draw": int},
-    "armor": {**_CRAFT, "hp": int, "atk": int, "draw": int, "mana": int, "immune": list},
+    "armor": {**_CRAFT, "hp": int, "atk": int, "draw": int, "mana": int, "immune": list,
+              "mana_regen": int},
     "bestiary": {"copies": int, "loot": list, "voodoo": bool},
 }
 # bestiary keys that may also be a list of names (the entry's tokens lie in each section)
@@ -142,6 +143,7 @@ _BOUNDS = {
     "copies": (0, 99),
     "tier": (0, 99),
     "mana": (0, 20),
+    "mana_regen": (0, 20),
     "draw": (0, 9),
     "hp": (0, 20),
     "atk": (0, 20),

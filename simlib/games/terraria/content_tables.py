@@ -103,6 +103,7 @@ REWARD_KINDS = {
     "maxhp": RK.MAXHP,
     "maxmana": RK.MAXMANA,
     "rope": RK.ROPE,
+    "mana": RK.MANA,
 }
 _SHOPS = {
     "start": SHOP.START,
@@ -331,7 +332,7 @@ def _reward(where: str, r: Any, ids: _Ids) -> tuple[int, int, int]:
     if kind == "none":
         nargs(0, 0, '["none"]')
         return (code, 0, 0)
-    if kind in ("coins", "heal", "maxhp", "maxmana", "rope"):
+    if kind in ("coins", "heal", "maxhp", "maxmana", "rope", "mana"):
         nargs(1, 1, f'["{kind}", n]')
         return (code, 0, _int(f"{where} ({kind} amount)", args[0], 1, 25))
     if kind == "chest_card":
@@ -624,6 +625,7 @@ def _compile_armor(data, src, ids: _Ids):
         row[AR.ATK] = a.get("atk", 0)
         row[AR.DRAW] = a.get("draw", 0)
         row[AR.MANA] = a.get("mana", 0)
+        row[AR.REGEN] = a.get("mana_regen", 0)
         bits = 0
         for d in _names(f"{where}.immune", a.get("immune", []), ("poisoned", "on_fire", "frozen")):
             bits |= 1 << _DEBUFF_CODES[d]

@@ -118,6 +118,9 @@ __all__ = [
     "give_equip_nb",
     "give_armor_nb",
     "best_owned_equip_nb",
+    "use_bottle_nb",
+    "eat_food_nb",
+    "armor_mana_nb",
 ]
 
 
@@ -1199,6 +1202,8 @@ def give_reward_nb(st, tab, p, kind, rid, amount):
         ch[CH.MANA] = ch[CH.MAXMANA]
     elif kind == RK.ROPE:
         ch[CH.ROPES] += amount
+    elif kind == RK.MANA:  # TR-357, TR-355: regained up to the maximum
+        ch[CH.MANA] = min(ch[CH.MAXMANA], ch[CH.MANA] + amount)
 
 
 @njit
@@ -1518,3 +1523,85 @@ def boss_loot_nb(st, tab, b):
         give_reward_nb(st, tab, out[i, 0], out[i, 1], out[i, 2], out[i, 3])
     for q in range(MAX_PLAYERS):
         st.chars[q, CH.BOSS_TOKENS] = 0
+
+
+# --- house bonus tokens and mana regained mid-day ------------------------------------------
+@njit
+def use_bottle_nb(st, tab, p, which):
+    """Player ``p`` flips the placed bottle's potion token and takes potion ``which``.
+
+    TR-253: once a day, one player of the team takes a Healing, Greater Luck or Magic Power
+    potion (the consumables flagged ``CO.BOTTLE``) if a copy is left in the supply (TR-388).
+    Allowed when the placed bottle house stands anywhere (TR-257: no need to stand near
+    it), nobody has used the bottle today (TR-254: only "used today" is tracked,
+    ``g[G.BOTTLE]``, cleared at sunrise by :func:`preparation_nb`, TR-086) and ``p`` is on
+    the world in a game still playing.
+
+    Writes ``st.supply[SUP.CONSUMABLE, which]`` (-1), ``st.held[p, which]`` (+1),
+    ``st.g[G.BOTTLE]`` (1) and ``st.chars[p, CH.BOTTLED]`` (+1). Returns 1, or 0 when not
+    allowed (nothing changed).
+    """
+    if not _can_act_nb(st, p):
+        return 0
+    g = st.g
+    if not g[G.STATIONS] & STATION.BOTTLE or g[G.BOTTLE] != 0:
+        return 0
+    if which < 0 or which >= tab.consumables.shape[0]:
+        return 0
+    if tab.consumables[which, CO.BOTTLE] == 0 or st.supply[SUP.CONSUMABLE, which] <= 0:
+        return 0
+    st.supply[SUP.CONSUMABLE, which] -= 1
+    st.held[p, which] += 1
+    g[G.BOTTLE] = 1
+    st.chars[p, CH.BOTTLED] += 1
+    return 1
+
+
+@njit
+def eat_food_nb(st, tab, p, token):
+    """Player ``p`` eats food buff token ``token`` of the cooking pot house (TR-255).
+
+    Allowed when the cooking pot house stands anywhere (TR-257), the token is still uneaten
+    today (bit ``token`` of ``g[G.COOK_LEFT]``), ``p`` has not eaten today (bit ``p`` of
+    ``g[G.COOKED]``; both reset at sunrise, TR-087) and ``p`` is on the world in a game
+    still playing. The token's bonus (``tab.food[token]``, a reward: health, mana
+    regained (TR-357), coins, a rope, ...) is collected at once through
+    :func:`give_reward_nb`, then objectives are checked (TR-064).
+
+    Writes ``st.g[G.COOK_LEFT]``, ``st.g[G.COOKED]``, ``st.chars[p, CH.EATEN]`` (+1) and
+    whatever the reward changes. Returns 1, or 0 when not allowed (nothing changed).
+    """
+    if not _can_act_nb(st, p):
+        return 0
+    g = st.g
+    if not g[G.STATIONS] & STATION.COOKING_POT:
+        return 0
+    if token < 0 or token >= tab.food.shape[0]:
+        return 0
+    if not g[G.COOK_LEFT] & (1 << token) or g[G.COOKED] & (1 << p):
+        return 0
+    g[G.COOK_LEFT] &= ~(1 << token)
+    g[G.COOKED] |= 1 << p
+    st.chars[p, CH.EATEN] += 1
+    rw = tab.food[token]
+    give_reward_nb(st, tab, p, rw[RW.KIND], rw[RW.ID], rw[RW.AMOUNT])
+    check_objectives_nb(st, tab, p)
+    return 1
+
+
+@njit
+def armor_mana_nb(st, tab, p):
+    """At the start of ``p``'s turn its worn armor set regains ``AR.REGEN`` mana (TR-357).
+
+    Up to the maximum (TR-355); nothing without armor or off the world. Writes
+    ``st.chars[p, CH.MANA]``. Returns the mana regained.
+    """
+    ch = st.chars[p]
+    a = ch[CH.ARMOR]
+    if a < 0 or ch[CH.IN_WORLD] == 0:
+        return 0
+    add = min(tab.armor[a, AR.REGEN], ch[CH.MAXMANA] - ch[CH.MANA])
+    if add <= 0:
+        return 0
+    ch[CH.MANA] += add
+    return add

@@ -153,7 +153,9 @@ class Char(NamedTuple):
     GIFTS: int = 33  # equipment cards and armor sets given to another player (TR-209, TR-219)
     COINS_TRADED: int = 34  # coins given to another player (TR-197)
     RES_TRADED: int = 35  # resource units given to another player (TR-197)
-    N: int = 36
+    BOTTLED: int = 36  # potions taken from the placed bottle house (TR-253)
+    EATEN: int = 37  # food buff tokens eaten at the cooking pot house (TR-255)
+    N: int = 38
 
 
 CH = Char()
@@ -421,7 +423,8 @@ class ArmorCols(NamedTuple):
     COPIES: int = 11
     TIER: int = 12
     EVIL: int = 13
-    N: int = 14
+    REGEN: int = 14  # mana regained at the start of each of the wearer's turns (TR-357)
+    N: int = 15
 
 
 AR = ArmorCols()
@@ -490,6 +493,7 @@ class RewardKind(NamedTuple):
     MAXHP: int = 8  # health meter extensions
     MAXMANA: int = 9
     ROPE: int = 10  # rope tokens to place
+    MANA: int = 11  # AMOUNT mana regained, up to the maximum (TR-357)
 
 
 RK = RewardKind()

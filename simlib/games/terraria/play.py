@@ -47,6 +47,8 @@ MEASURES = (
     "gifts",
     "coins_traded",
     "resources_traded",
+    "bottle_potions",
+    "food_eaten",
 )
 
 record_dt = np.dtype(
@@ -84,6 +86,8 @@ def record_nb(st, tab, index, rec):
     gifts = 0
     coins_traded = 0
     res_traded = 0
+    bottled = 0
+    eaten = 0
     for p in range(g[G.PLAYERS]):
         ch = st.chars[p]
         deaths += ch[CH.DEATHS]
@@ -99,6 +103,8 @@ def record_nb(st, tab, index, rec):
         gifts += ch[CH.GIFTS]
         coins_traded += ch[CH.COINS_TRADED]
         res_traded += ch[CH.RES_TRADED]
+        bottled += ch[CH.BOTTLED]
+        eaten += ch[CH.EATEN]
     rec["deaths"] = deaths
     rec["fall_deaths"] = fall_deaths
     rec["mob_deaths"] = mob_deaths
@@ -120,6 +126,8 @@ def record_nb(st, tab, index, rec):
     rec["gifts"] = gifts  # equipment cards and armor sets given (TR-209, TR-219)
     rec["coins_traded"] = coins_traded  # TR-197
     rec["resources_traded"] = res_traded  # units (TR-197)
+    rec["bottle_potions"] = bottled  # potions taken from the placed bottle (TR-253)
+    rec["food_eaten"] = eaten  # food buff tokens eaten (TR-255)
 
 
 @njit
