@@ -199,10 +199,26 @@ Readings of the engine, the decks and the bots (``engine.py``, ``cards.py``, ``b
   block from an adjacent square; the one finished makes its boss pending
   (``bosses.broke_block_nb``).
 - TR-186 / TR-187 (open): slot 5 (15 coins) before slot 6 (25 coins).
-- TR-233..242: a house's footprint (data) goes on empty air squares of discovered tiles,
-  one of them adjacent to the builder, standing on a block or a house; its squares block
-  sight and enemies (``FEAT.HOUSE``); every house square and the squares over its roof get
-  a floor, so characters walk through and on it; Acorns under it are removed.
+- TR-233..242: a house's footprint (data) goes on discovered tiles, one of its squares
+  adjacent to the builder; its squares block sight and enemies (``FEAT.HOUSE``); every
+  house square and the squares over its roof get a floor, so characters walk through and
+  on it; Acorns under it are removed.
+- TR-235: every square a house covers must be empty as the rulebook defines it: no
+  complete block, character or enemy. Half blocks, lava, tunnels, chests (opened or not),
+  rope tokens, cobwebs, spawn points, trees, platforms and altars may be covered; another
+  house may not (tiles do not overlap). What the tile covers, it covers for good (TR-240):
+  a half block is gone under it (the square becomes open air like the rest of the house,
+  walked through and never dug); a chest can no longer be opened (its card count is
+  hidden, as a covered chop value is, TR-237); a tree whose chop square is covered can no
+  longer be chopped, even once its Acorn went back (TR-237, TR-164), and the bots no
+  longer seek either; a spawn point spawns nothing (TR-313). Lava, cobwebs, rope tokens
+  and altars stay as they are: nothing in the rules removes them and using them needs
+  only the square, which a house lets characters enter (a rope still hangs from its
+  token; a cobweb square still gives Cobwebs; lava still counts for the Guide Voodoo
+  Doll; lenses may still be spent at the altar).
+- TR-239: a house needs room only; nothing has to be under it (the rulebook's house text
+  asks for empty squares and its tip for "space"), so it may hang in the air or in a
+  tunnel, held by nothing (TR-240: it never moves).
 - TR-254 / TR-257 (open): the placed bottle and cooking pot only need to stand somewhere;
   their daily flags (``G.BOTTLE``, ``G.COOKED``, ``G.COOK_LEFT``) reset at sunrise. Their
   powers are not modelled yet: no action takes the bottle's potion or eats a food token

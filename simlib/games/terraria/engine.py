@@ -495,7 +495,11 @@ def dig_action_nb(st, tab, p, r, c):
 
 @njit
 def chop_action_nb(st, tab, p, r, c):
-    """Chop the tree or cactus shown at (r, c) with the axe (TR-161..169); Wood when done."""
+    """Chop the tree or cactus shown at (r, c) with the axe (TR-161..169); Wood when done.
+
+    A chop square covered by a piece or a house cannot be chopped (TR-164, TR-237): no
+    action point is converted for it.
+    """
     if not _can_act_nb(st, p):
         return False
     ch = st.chars[p]
@@ -504,7 +508,7 @@ def chop_action_nb(st, tab, p, r, c):
         if axe < 0 or ch[CH.AP] < 1 or tab.equip[axe, EQ.CHOP] <= 0:
             return False
         f = st.grid[P.FEAT, r, c]
-        if not f & FEAT.TREE or f & FEAT.ACORN or st.grid[P.OCC, r, c] != 0:
+        if not f & FEAT.TREE or f & (FEAT.ACORN | FEAT.HOUSE) or st.grid[P.OCC, r, c] != 0:
             return False
         if abs(r - st.pieces[p, PC.ROW]) > 1 or abs(c - st.pieces[p, PC.COL]) > 1:
             return False
@@ -663,11 +667,14 @@ def reward_value_nb(tab, rw):
 
 @njit
 def open_chest_nb(st, tab, p, r, c):
-    """Open the adjacent chest at (r, c) for 1 action point (TR-154..160)."""
+    """Open the adjacent chest at (r, c) for 1 action point (TR-154..160).
+
+    A chest under a house cannot be opened: the tile hides it (TR-235 reading).
+    """
     if not _can_act_nb(st, p) or st.chars[p, CH.AP] < 1:
         return False
     f = st.grid[P.FEAT, r, c]
-    if not f & FEAT.CHEST or f & FEAT.OPENED:
+    if not f & FEAT.CHEST or f & (FEAT.OPENED | FEAT.HOUSE):
         return False
     pr = st.pieces[p, PC.ROW]
     pc = st.pieces[p, PC.COL]
@@ -815,7 +822,14 @@ def craft_nb(st, tab, p, kind, item):
 
 @njit
 def house_fits_nb(st, tab, p, hid, r, c):
-    """True when house ``hid`` can stand with its top-left square at (r, c) (TR-235)."""
+    """True when house ``hid`` can stand with its top-left square at (r, c) (TR-235, TR-239).
+
+    Every square it covers is on a discovered tile and empty in the rulebook's sense: no
+    full block, character or enemy (TR-119); half blocks, lava, tunnels, chests, ropes,
+    cobwebs, trees and platforms may be covered, another house may not (tiles do not
+    overlap). One square is adjacent to ``p``. Nothing need be under it: the rulebook asks
+    only for room (TR-239). Read only.
+    """
     wd = tab.houses[hid, HO.W]
     ht = tab.houses[hid, HO.H]
     rows = st.grid.shape[1]
@@ -831,18 +845,12 @@ def house_fits_nb(st, tab, p, hid, r, c):
         for j in range(c, c + wd):
             if st.tiles[TP.KNOWN, i // h, j // w] == 0:
                 return False
-            if st.grid[P.SQ, i, j] != SQ.AIR or st.grid[P.OCC, i, j] != 0:
+            if st.grid[P.SQ, i, j] == SQ.BLOCK or st.grid[P.OCC, i, j] != 0:
                 return False
-            f = st.grid[P.FEAT, i, j]
-            if f & (FEAT.HOUSE | FEAT.CHEST | FEAT.ROPE):
+            if st.grid[P.FEAT, i, j] & FEAT.HOUSE:
                 return False
             if max(abs(i - pr), abs(j - pc)) == 1:
                 near = True
-    # the house stands on something: a block or half block below its bottom row
-    for j in range(c, c + wd):
-        if r + ht < rows and st.grid[P.SQ, r + ht, j] == SQ.AIR:
-            if not st.grid[P.FEAT, r + ht, j] & FEAT.HOUSE:
-                return False
     return near
 
 
@@ -874,7 +882,9 @@ def build_house_nb(st, tab, p, hid, r, c):
 
     The house squares get ``FEAT.HOUSE`` (they block sight and enemies, TR-243..246) and a
     floor on every square and on the square above its roof (walkable like platforms,
-    TR-241, TR-242); covered platforms and Acorns go back (TR-236, TR-238).
+    TR-241, TR-242); covered platforms and Acorns go back (TR-236, TR-238). A covered half
+    block is under the tile for good (TR-240): its square becomes open air like the rest of
+    the house (``SQ.AIR``, no dig progress), so it is walked through and no longer dug.
     """
     if not _can_act_nb(st, p) or not can_build_nb(st, tab, p, hid):
         return False
@@ -888,6 +898,9 @@ def build_house_nb(st, tab, p, hid, r, c):
             f = st.grid[P.FEAT, i, j]
             f &= ~FEAT.ACORN
             st.grid[P.FEAT, i, j] = f | FEAT.HOUSE | FEAT.PLATFORM
+            if st.grid[P.SQ, i, j] == SQ.HALF:  # covered (TR-235 reading)
+                st.grid[P.SQ, i, j] = SQ.AIR
+                st.grid[P.PROG, i, j] = 0
     if r > 0:
         for j in range(c, c + wd):
             if st.grid[P.SQ, r - 1, j] == SQ.AIR:
