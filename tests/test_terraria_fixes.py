@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_terraria_engine import new_game
 from test_terraria_rules_world import LEFT, TOP, at, house_scene, put, res
 
 from simlib.games.terraria import bots, engine, life
@@ -19,7 +20,12 @@ from simlib.games.terraria.layout import (
     CH,
     CNT,
     ENEMY_ROW,
+    NPC,
+    OB,
+    RK,
+    RW,
     G,
+    replace,
 )
 from simlib.games.terraria.sight import sees_nb
 from simlib.games.terraria.state import FEAT, KIND, SQ, P
@@ -167,3 +173,25 @@ def test_a_house_hangs_where_there_is_room_with_nothing_under_it():  # TR-239, T
     assert at(st, 0) == (2, 2)
     assert engine.step_action_nb(st, tab, 0, 0, 1)
     assert at(st, 0) == (2, 3) and st.chars[0, CH.FALLS] == 0
+
+
+# --- TR-069: the Guide is spawned from setup ----------------------------------------------------
+def test_the_guide_counts_as_spawned_from_setup():  # TR-069, TR-070, TR-065
+    st, tab, _ = new_game()
+    assert st.g[G.NPCS] == 1 << NPC.GUIDE
+    assert st.cnt[CNT.NPC + NPC.GUIDE] == 1
+    assert st.cnt[CNT.NPC + NPC.NURSE : CNT.NPC + NPC.N].tolist() == [0] * (NPC.N - 1)
+    assert st.cnt[CNT.NPCS] == 0  # "npcs_spawned" counts the NPCs the players spawn
+    # an objective "npc_spawned guide" completes at its first check
+    obj = np.zeros((40, OB.N), dtype=np.int16)
+    obj[:, OB.AMOUNT] = 30000
+    obj[:, OB.COUNTER] = CNT.BLOCKS_DUG
+    obj[0, OB.COUNTER] = CNT.NPC
+    obj[0, OB.PARAM] = NPC.GUIDE
+    obj[0, OB.AMOUNT] = 1
+    obj[0, OB.REWARD + RW.KIND] = RK.NONE
+    engine.check_objectives_nb(st, replace(tab, objectives=obj), 0)
+    assert st.g[G.OBJ] == 1
+    # the default "Spawn an NPC" objective does not: the Guide is not one the players spawn
+    spawn = [o for o in range(40) if tab.objectives[o, OB.COUNTER] == CNT.NPCS]
+    assert spawn and all(st.cnt[CNT.NPCS] < tab.objectives[o, OB.AMOUNT] for o in spawn)

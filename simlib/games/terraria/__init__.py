@@ -219,6 +219,11 @@ Readings of the engine, the decks and the bots (``engine.py``, ``cards.py``, ``b
 - TR-239: a house needs room only; nothing has to be under it (the rulebook's house text
   asks for empty squares and its tip for "space"), so it may hang in the air or in a
   tunnel, held by nothing (TR-240: it never moves).
+- TR-069: the Guide is spawned from setup: his bit of ``G.NPCS`` and his
+  ``npc_spawned guide`` counter are set then (an objective on him completes at its first
+  check). ``npcs_spawned`` (and the record's ``npcs``) counts the NPCs the players spawn,
+  the Guide left out: the rulebook spawns NPCs "as you progress" while he is "always
+  spawned", and the default Build objective "Spawn an NPC" means one of the other five.
 - TR-254 / TR-257 (open): the placed bottle and cooking pot only need to stand somewhere;
   their daily flags (``G.BOTTLE``, ``G.COOKED``, ``G.COOK_LEFT``) reset at sunrise. Their
   powers are not modelled yet: no action takes the bottle's potion or eats a food token

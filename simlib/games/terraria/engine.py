@@ -230,6 +230,10 @@ def setup_nb(st, tab, cfg, seed, index):
     st.cnt[:] = 0
     st.cnt[CNT.TILES] = 4
     st.cnt[CNT.LAYER] = 1
+    # the Guide is always spawned (TR-069): his bit and his own counter from the start;
+    # ``CNT.NPCS`` counts the NPCs the players spawn, so it leaves him out
+    g[G.NPCS] = 1 << NPC.GUIDE
+    st.cnt[CNT.NPC + NPC.GUIDE] = 1
     st.house_at[:, :] = -1
     # supplies
     st.supply[:, :] = 0
