@@ -11,19 +11,23 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_terraria_engine import new_game
+from test_terraria_engine import ident, new_game
 from test_terraria_rules_world import LEFT, TOP, at, house_scene, put, res
 
 from simlib.games.terraria import bots, engine, life
 from simlib.games.terraria import movement as mv
 from simlib.games.terraria.layout import (
+    CF,
     CH,
     CNT,
     ENEMY_ROW,
     NPC,
     OB,
+    PILE,
     RK,
     RW,
+    SHOP,
+    SUP,
     G,
     replace,
 )
@@ -195,3 +199,59 @@ def test_the_guide_counts_as_spawned_from_setup():  # TR-069, TR-070, TR-065
     # the default "Spawn an NPC" objective does not: the Guide is not one the players spawn
     spawn = [o for o in range(40) if tab.objectives[o, OB.COUNTER] == CNT.NPCS]
     assert spawn and all(st.cnt[CNT.NPCS] < tab.objectives[o, OB.AMOUNT] for o in spawn)
+
+
+# --- TR-159 / TR-014: a chest action card reward ------------------------------------------------
+def _gained(st, p=0):
+    n = st.npile[p, PILE.DISCARD]
+    return int(st.deck[p, PILE.DISCARD, n - 1]) if n else -1
+
+
+def test_a_chest_card_reward_is_a_random_card_of_its_level():  # TR-159, TR-014
+    tab = new_game()[1]
+    level1 = [
+        c
+        for c in range(tab.cards.shape[0])
+        if tab.cards[c, CF.SHOP] == SHOP.CHEST and tab.cards[c, CF.LEVEL] == 1
+    ]
+    assert sorted(level1) == sorted([ident("cards", "torch"), ident("cards", "lucky_coin")])
+    got = []
+    for seed in range(12):
+        st, tab, _ = new_game(seed=seed)
+        before = st.supply[SUP.CARDS].copy()
+        engine.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
+        c = _gained(st)
+        assert c in level1
+        diff = before - st.supply[SUP.CARDS]
+        assert diff[c] == 1 and diff.sum() == 1  # the card left the supply
+        got.append(c)
+    assert set(got) == set(level1)  # not always the first card of the level in data order
+    # deterministic by seed
+    st, tab, _ = new_game(seed=5)
+    engine.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
+    assert _gained(st) == got[5]
+
+
+def test_a_chest_card_draw_follows_the_copies_left():  # TR-159, TR-014, TR-026
+    st, tab, _ = new_game(seed=1)
+    torch, coin = ident("cards", "torch"), ident("cards", "lucky_coin")
+    copies = (int(tab.cards[torch, CF.COPIES]), int(tab.cards[coin, CF.COPIES]))
+    assert copies == (4, 3)
+    n = 700
+    hits = 0
+    for _ in range(n):  # a full level-1 deck each time: Torch 4 in 7
+        st.supply[SUP.CARDS, torch], st.supply[SUP.CARDS, coin] = copies
+        st.npile[0, PILE.DISCARD] = 0
+        engine.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
+        hits += _gained(st) == torch
+    assert abs(hits / n - 4 / 7) < 0.06  # 3.2 standard errors
+    st.supply[SUP.CARDS, torch] = 0  # only Lucky Coins left
+    for _ in range(3):
+        st.npile[0, PILE.DISCARD] = 0
+        engine.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
+        assert _gained(st) == coin
+    st.supply[SUP.CARDS, coin] = 0  # none left: nothing, and no draw of the generator
+    st.npile[0, PILE.DISCARD] = 0
+    rng = st.rng.copy()
+    engine.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
+    assert st.npile[0, PILE.DISCARD] == 0 and (st.rng == rng).all()

@@ -224,6 +224,9 @@ Readings of the engine, the decks and the bots (``engine.py``, ``cards.py``, ``b
   check). ``npcs_spawned`` (and the record's ``npcs``) counts the NPCs the players spawn,
   the Guide left out: the rulebook spawns NPCs "as you progress" while he is "always
   spawned", and the default Build objective "Spawn an NPC" means one of the other five.
+- TR-159 / TR-014: a chest or objective reward of a chest action card of level N gives
+  the top card of that level's face-down deck: a random card of level N among the copies
+  still in the supply (one draw of the game's generator); none left: nothing.
 - TR-254 / TR-257 (open): the placed bottle and cooking pot only need to stand somewhere;
   their daily flags (``G.BOTTLE``, ``G.COOKED``, ``G.COOK_LEFT``) reset at sunrise. Their
   powers are not modelled yet: no action takes the bottle's potion or eats a food token

@@ -1103,14 +1103,20 @@ def give_reward_nb(st, tab, p, kind, rid, amount):
                 st.supply[SUP.CONSUMABLE, rid] -= 1
                 st.held[p, rid] += 1
     elif kind == RK.CHEST_CARD:
+        # the top card of the level's face-down chest action deck: a random card of level
+        # ``rid`` among the copies still in the supply (TR-014, TR-159; one rng draw)
+        left = 0
         for c in range(tab.cards.shape[0]):
-            if (
-                tab.cards[c, CF.SHOP] == SHOP.CHEST
-                and tab.cards[c, CF.LEVEL] == rid
-                and st.supply[SUP.CARDS, c] > 0
-            ):
-                cards.gain_card_nb(st, p, c)
-                break
+            if tab.cards[c, CF.SHOP] == SHOP.CHEST and tab.cards[c, CF.LEVEL] == rid:
+                left += st.supply[SUP.CARDS, c]
+        if left > 0:
+            j = randint_nb(left, st.rng)
+            for c in range(tab.cards.shape[0]):
+                if tab.cards[c, CF.SHOP] == SHOP.CHEST and tab.cards[c, CF.LEVEL] == rid:
+                    if j < st.supply[SUP.CARDS, c]:
+                        cards.gain_card_nb(st, p, c)
+                        break
+                    j -= st.supply[SUP.CARDS, c]
     elif kind == RK.HEAL:
         heal = min(amount, ch[CH.MAXHP] - ch[CH.HP])
         if heal > 0 and ch[CH.IN_WORLD]:
