@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from test_terraria_engine import ident, new_game
+from test_terraria_rules_turn import MINIONS, STAFF_A, STAFF_B, TWIN, arena
 from test_terraria_rules_world import LEFT, TOP, at, house_scene, put, res
 
 from simlib.games.terraria import bots, engine, life
@@ -21,8 +22,10 @@ from simlib.games.terraria.layout import (
     CH,
     CNT,
     ENEMY_ROW,
+    EQ,
     NPC,
     OB,
+    OUT,
     PILE,
     RK,
     RW,
@@ -255,3 +258,65 @@ def test_a_chest_card_draw_follows_the_copies_left():  # TR-159, TR-014, TR-026
     rng = st.rng.copy()
     engine.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
     assert st.npile[0, PILE.DISCARD] == 0 and (st.rng == rng).all()
+
+
+# --- TR-360..363: summoning ---------------------------------------------------------------------
+def _summoner(g, p, staff, mana=6):
+    g.st.chars[p, CH.MAXMANA] = mana
+    g.st.chars[p, CH.MANA] = mana
+    g.st.chars[p, CH.OTHER] = staff
+
+
+def test_only_a_character_that_can_act_summons():  # TR-360
+    g = arena()
+    g.character(0, 1, 1)
+    _summoner(g, 0, STAFF_A)
+    g.st.chars[0, CH.IN_WORLD] = 0  # dead, waiting to respawn
+    assert not engine.summon_nb(g.st, g.tab, 0)
+    g.st.chars[0, CH.IN_WORLD] = 1
+    g.st.g[G.OVER] = OUT.OUT_OF_TIME  # the game is over
+    assert not engine.summon_nb(g.st, g.tab, 0)
+    assert g.st.chars[0, CH.MINION] == -1 and g.st.chars[0, CH.MANA] == 6
+    g.st.g[G.OVER] = 0
+    assert engine.summon_nb(g.st, g.tab, 0)
+    assert g.st.chars[0, CH.MINION] == 0 and g.st.chars[0, CH.MANA] == 4
+
+
+def test_a_minion_needs_a_card_left_in_the_supply():  # TR-360, TR-362, TR-363, TR-018
+    g = arena()
+    tab = replace(g.tab, minion_copies=np.array([1, 4], dtype=np.int16))
+    g.character(0, 1, 1)
+    g.character(1, 1, 4)
+    _summoner(g, 0, STAFF_A)
+    _summoner(g, 1, STAFF_A)
+    assert engine.summon_nb(g.st, tab, 0)
+    assert not engine.summon_nb(g.st, tab, 1)  # the only Minion A card is taken
+    assert g.st.chars[1, CH.MINION] == -1 and g.st.chars[1, CH.MANA] == 6
+    g.st.chars[0, CH.OTHER] = STAFF_B  # player 0 replaces it: the card goes back
+    assert engine.summon_nb(g.st, tab, 0) and g.st.chars[0, CH.MINION] == 1
+    assert engine.summon_nb(g.st, tab, 1) and g.st.chars[1, CH.MINION] == 0
+    g.st.chars[0, CH.OTHER] = STAFF_A  # now player 1 holds it
+    assert not engine.summon_nb(g.st, tab, 0) and g.st.chars[0, CH.MINION] == 1
+    life.die_nb(g.st, tab, 1)  # a dead character's minion card goes back (TR-363)
+    assert g.st.chars[1, CH.MINION] == -1
+    assert engine.summon_nb(g.st, tab, 0) and g.st.chars[0, CH.MINION] == 0
+    # the default content: 4 of each kind, so the supply never runs out for 4 players
+    _, dtab, _ = new_game()
+    assert dtab.minion_copies.tolist() == [4, 4, 4]
+
+
+def test_a_staff_of_the_current_minion_does_not_hide_the_weapons():  # TR-360, TR-362
+    g = arena()
+    eq = g.tab.equip.copy()
+    eq[TWIN, EQ.MINION] = 1  # a weapon that summons minion 1
+    eq[TWIN, EQ.MANA] = 1
+    tab = replace(g.tab, equip=eq)
+    g.character(0, 1, 1)
+    _summoner(g, 0, STAFF_A)
+    g.st.chars[0, CH.WEAPON] = TWIN
+    assert engine.summon_nb(g.st, tab, 0)  # the Other card first
+    assert g.st.chars[0, CH.MINION] == 0 and g.st.chars[0, CH.MANA] == 4
+    assert engine.summon_nb(g.st, tab, 0)  # its minion is summoned: the weapon's is next
+    assert g.st.chars[0, CH.MINION] == 1 and g.st.chars[0, CH.MANA] == 3
+    g.st.chars[0, CH.ATK] = 0
+    assert engine.attack_icons_nb(g.st, tab, 0) == MINIONS[1]

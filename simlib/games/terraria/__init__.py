@@ -227,6 +227,11 @@ Readings of the engine, the decks and the bots (``engine.py``, ``cards.py``, ``b
 - TR-159 / TR-014: a chest or objective reward of a chest action card of level N gives
   the top card of that level's face-down deck: a random card of level N among the copies
   still in the supply (one draw of the game's generator); none left: nothing.
+- TR-360..363 / TR-018: only a character that can act summons; the Other card's minion
+  is tried first, then the weapon's, skipping the minion already summoned; a minion
+  card must be left in the supply (``copies`` per kind in ``gear.toml``, 4 of each of 3
+  kinds for the printed 12, TR-026), less those the characters hold. With the default 4
+  copies and at most 4 players the supply never runs out.
 - TR-254 / TR-257 (open): the placed bottle and cooking pot only need to stand somewhere;
   their daily flags (``G.BOTTLE``, ``G.COOKED``, ``G.COOK_LEFT``) reset at sunrise. Their
   powers are not modelled yet: no action takes the bottle's potion or eats a food token

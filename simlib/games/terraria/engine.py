@@ -621,17 +621,35 @@ def collect_action_nb(st, tab, p, k):
 
 @njit
 def summon_nb(st, tab, p):
-    """Pay mana to summon the minion of ``p``'s top Other or weapon card (TR-360..362)."""
+    """Pay mana to summon the minion of ``p``'s top Other or weapon card (TR-360..363).
+
+    Only a character that can act summons (on the world, game running). The top Other card
+    is tried first, then the top weapon: a card is passed over when its minion is the one
+    ``p`` already has (TR-362: summoning replaces only with a different type), when ``p``
+    lacks its mana, or when no card of that minion is left in the supply: ``tab.
+    minion_copies`` of each kind (TR-018, TR-026) less those on the characters (a card
+    discarded at death or on replacement is back in the supply, TR-363). Writes
+    ``chars[p]`` (MANA, MINION); returns True when a minion was summoned.
+    """
+    if not _can_act_nb(st, p):
+        return False
     ch = st.chars[p]
     for s in (SLOT.OTHER, SLOT.WEAPON):
         e = ch[CH.WEAPON + s]
-        if e >= 0 and tab.equip[e, EQ.MINION] >= 0:
-            m = tab.equip[e, EQ.MINION]
-            if ch[CH.MINION] == m or ch[CH.MANA] < tab.equip[e, EQ.MANA]:
-                return False
-            ch[CH.MANA] -= tab.equip[e, EQ.MANA]
-            ch[CH.MINION] = m
-            return True
+        if e < 0:
+            continue
+        m = tab.equip[e, EQ.MINION]
+        if m < 0 or m == ch[CH.MINION] or ch[CH.MANA] < tab.equip[e, EQ.MANA]:
+            continue
+        out = 0
+        for q in range(st.g[G.PLAYERS]):
+            if st.chars[q, CH.MINION] == m:
+                out += 1
+        if out >= tab.minion_copies[m]:
+            continue
+        ch[CH.MANA] -= tab.equip[e, EQ.MANA]
+        ch[CH.MINION] = m
+        return True
     return False
 
 
