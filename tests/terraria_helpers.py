@@ -328,8 +328,8 @@ class Ref:
         if not self.on_table(tr, tc):
             return (-1, 0)
         f = self.feat[tr][tc]
-        if not f & FEAT.TREE or f & FEAT.ACORN or (tr, tc) in self.standing:
-            return (-1, 0)
+        if not f & FEAT.TREE or f & (FEAT.ACORN | FEAT.HOUSE) or (tr, tc) in self.standing:
+            return (-1, 0)  # TR-164, TR-237: a chop square under a piece or a house
         need = self.val[tr][tc] - self.prog[tr][tc]
         if amount < need:
             self.prog[tr][tc] += amount

@@ -17,7 +17,7 @@ from checklist_helpers import cited_ids as _cited_ids
 
 TESTS = Path(__file__).resolve().parent
 CHECKLIST = TESTS.parent / ".." / "shared" / "rules" / "terraria-checklist.md"
-CITED_MIN = 436
+CITED_MIN = 438
 
 CITE = cite_pattern("TR")
 

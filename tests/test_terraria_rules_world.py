@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from terraria_helpers import H, W, drawn_world, generated
-from test_terraria_engine import ident, names, new_game
+from test_terraria_engine import GUIDE, ident, names, new_game
 
 from simlib.core.rng import new_state
 from simlib.games.terraria import bosses, engine, life, world
@@ -119,8 +119,8 @@ def test_the_guide_starts_spawned_and_needs_no_house():  # TR-069
 
 def test_the_other_five_npcs_start_unspawned():  # TR-070
     st, tab, _ = new_game()
-    assert st.g[G.NPCS] == 0
-    assert st.cnt[CNT.NPC : CNT.NPC + NPC.N].tolist() == [0] * NPC.N
+    assert st.g[G.NPCS] == GUIDE  # the Guide alone is spawned (TR-069)
+    assert st.cnt[CNT.NPC : CNT.NPC + NPC.N].tolist() == [1] + [0] * (NPC.N - 1)
     st.chars[0, CH.COINS] = 25
     st.chars[0, CH.HP] = 1
     assert not engine.nurse_nb(st, tab, 0)  # Nurse
@@ -131,7 +131,7 @@ def test_the_other_five_npcs_start_unspawned():  # TR-070
     engine.preparation_nb(st, tab, 0, np.zeros(16))  # a sunrise: no NPC power fires
     assert st.g[G.DRYAD_DIE] == 0  # Dryad
     assert st.chars[0, CH.COINS] == 25 and st.held[0].sum() == 0  # Demolitionist
-    assert st.g[G.NPCS] == 0
+    assert st.g[G.NPCS] == GUIDE
 
 
 def test_npc_card_piles_are_public_before_they_can_be_bought():  # TR-073
@@ -304,12 +304,14 @@ def test_chest_rewards_follow_their_normal_rules():  # TR-159
     assert slots(st)[:4] == [(stone, 5), (wood, 3), (stone, 5), (stone, 5)]
     st, _ = open_one((RK.RESOURCE, wood, 1), inv=full)  # 1 Wood for 1 Gel: declined
     assert slots(st)[:4] == full and st.cnt[CNT.RES + wood] == 0
-    # an action card to the discard pile
-    torch = ident("cards", "torch")  # the first level-1 chest action card
+    # an action card of that level (a random one left, tests/test_terraria_fixes.py) to
+    # the discard pile
     st, tab = open_one((RK.CHEST_CARD, 1, 1))
-    assert st.npile[0, PILE.DISCARD] == 1 and st.deck[0, PILE.DISCARD, 0] == torch
+    card = st.deck[0, PILE.DISCARD, 0]
+    assert st.npile[0, PILE.DISCARD] == 1
+    assert tab.cards[card, CF.SHOP] == SHOP.CHEST and tab.cards[card, CF.LEVEL] == 1
     assert st.npile[0, PILE.HAND] == 0 and st.npile[0, PILE.DRAW] == 8
-    assert st.supply[SUP.CARDS, torch] == tab.cards[torch, CF.COPIES] - 1
+    assert st.supply[SUP.CARDS, card] == tab.cards[card, CF.COPIES] - 1
     # equipment on top of its slot, armor worn, a consumable held
     pick = ident("equipment", "iron_pickaxe")
     st, tab = open_one((RK.EQUIP, pick, 1))
@@ -669,10 +671,10 @@ def test_dryad_criteria():  # TR-375
     }
     st.g[G.DEFEATED] = 1 << names()["bosses"].index("brain_of_cthulhu")
     engine.check_npcs_nb(st, tab)
-    assert st.g[G.NPCS] == 0  # no house free
+    assert st.g[G.NPCS] == GUIDE  # no house free
     free_house(st)
     engine.check_npcs_nb(st, tab)
-    assert st.g[G.NPCS] == 1 << NPC.DRYAD and st.house_at[0, HA.NPC] == NPC.DRYAD
+    assert st.g[G.NPCS] == GUIDE | 1 << NPC.DRYAD and st.house_at[0, HA.NPC] == NPC.DRYAD
 
 
 def test_demolitionist_criteria():  # TR-381
@@ -690,10 +692,10 @@ def test_demolitionist_criteria():  # TR-381
     st.held[0, red] = 1
     assert engine.npc_ready_nb(st, tab, NPC.DEMOLITIONIST)
     engine.check_npcs_nb(st, tab)
-    assert st.g[G.NPCS] == 1 << NPC.MERCHANT  # no house free
+    assert st.g[G.NPCS] == GUIDE | 1 << NPC.MERCHANT  # no house free
     free_house(st)
     engine.check_npcs_nb(st, tab)
-    assert st.g[G.NPCS] == (1 << NPC.MERCHANT) | (1 << NPC.DEMOLITIONIST)
+    assert st.g[G.NPCS] == GUIDE | (1 << NPC.MERCHANT) | (1 << NPC.DEMOLITIONIST)
     assert st.house_at[0, HA.NPC] == NPC.DEMOLITIONIST and st.g[G.FREE_HOUSES] == 0
 
 

@@ -220,10 +220,39 @@ Readings of the engine, the decks and the bots (``engine.py``, ``cards.py``, ``b
   puts on another (TR-218). The receiver owns it and, as any new card or set, it goes on
   top of its slot / is worn (TR-206, TR-214). A minion already summoned stays (TR-363). The
   bots give at the start of the round, before seat 0 draws (``bots.gift_phase_nb``).
-- TR-233..242: a house's footprint (data) goes on empty air squares of discovered tiles,
-  one of them adjacent to the builder, standing on a block or a house; its squares block
-  sight and enemies (``FEAT.HOUSE``); every house square and the squares over its roof get
-  a floor, so characters walk through and on it; Acorns under it are removed.
+- TR-233..242: a house's footprint (data) goes on discovered tiles, one of its squares
+  adjacent to the builder; its squares block sight and enemies (``FEAT.HOUSE``); every
+  house square and the squares over its roof get a floor, so characters walk through and
+  on it; Acorns under it are removed.
+- TR-235: every square a house covers must be empty as the rulebook defines it: no
+  complete block, character or enemy. Half blocks, lava, tunnels, chests (opened or not),
+  rope tokens, cobwebs, spawn points, trees, platforms and altars may be covered; another
+  house may not (tiles do not overlap). What the tile covers, it covers for good (TR-240):
+  a half block is gone under it (the square becomes open air like the rest of the house,
+  walked through and never dug); a chest can no longer be opened (its card count is
+  hidden, as a covered chop value is, TR-237); a tree whose chop square is covered can no
+  longer be chopped, even once its Acorn went back (TR-237, TR-164), and the bots no
+  longer seek either; a spawn point spawns nothing (TR-313). Lava, cobwebs, rope tokens
+  and altars stay as they are: nothing in the rules removes them and using them needs
+  only the square, which a house lets characters enter (a rope still hangs from its
+  token; a cobweb square still gives Cobwebs; lava still counts for the Guide Voodoo
+  Doll; lenses may still be spent at the altar).
+- TR-239: a house needs room only; nothing has to be under it (the rulebook's house text
+  asks for empty squares and its tip for "space"), so it may hang in the air or in a
+  tunnel, held by nothing (TR-240: it never moves).
+- TR-069: the Guide is spawned from setup: his bit of ``G.NPCS`` and his
+  ``npc_spawned guide`` counter are set then (an objective on him completes at its first
+  check). ``npcs_spawned`` (and the record's ``npcs``) counts the NPCs the players spawn,
+  the Guide left out: the rulebook spawns NPCs "as you progress" while he is "always
+  spawned", and the default Build objective "Spawn an NPC" means one of the other five.
+- TR-159 / TR-014: a chest or objective reward of a chest action card of level N gives
+  the top card of that level's face-down deck: a random card of level N among the copies
+  still in the supply (one draw of the game's generator); none left: nothing.
+- TR-360..363 / TR-018: only a character that can act summons; the Other card's minion
+  is tried first, then the weapon's, skipping the minion already summoned; a minion
+  card must be left in the supply (``copies`` per kind in ``gear.toml``, 4 of each of 3
+  kinds for the printed 12, TR-026), less those the characters hold. With the default 4
+  copies and at most 4 players the supply never runs out.
 - TR-254 (open): the placed bottle's token is read as one flag, "used today"
   (``G.BOTTLE``): ``engine.use_bottle_nb`` sets it when a player takes a Healing, Greater
   Luck or Magic Power potion (the consumables flagged ``bottle``, if one is left, TR-253,

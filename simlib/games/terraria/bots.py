@@ -860,9 +860,9 @@ def _square_value_nb(grid, tiles, pieces, res_dig, res_struct, r, c, bp, wood_sh
             if (dr == 0 and dc == 0) or tr < 0 or tc < 0 or tr >= rows or tc >= cols:
                 continue
             f = grid[P.FEAT, tr, tc]
-            if f & FEAT.CHEST and not f & FEAT.OPENED:
+            if f & FEAT.CHEST and not f & (FEAT.OPENED | FEAT.HOUSE):  # TR-235 reading
                 v += bp[BP.CHEST]
-            if wood_short and f & FEAT.TREE and not f & FEAT.ACORN:
+            if wood_short and f & FEAT.TREE and not f & (FEAT.ACORN | FEAT.HOUSE):  # TR-237
                 v += bp[BP.WOOD]
             res = grid[P.RES, tr, tc]
             if res > 0 and grid[P.SQ, tr, tc] == SQ.BLOCK and res_struct[res] == 0:
@@ -994,10 +994,10 @@ def _adjacent_acts_nb(st, tab, p, bp):
             if (dr == 0 and dc == 0) or tr < 0 or tc < 0 or tr >= rows or tc >= cols:
                 continue
             f = st.grid[P.FEAT, tr, tc]
-            if f & FEAT.CHEST and not f & FEAT.OPENED and ch[CH.AP] > 0:
+            if f & FEAT.CHEST and not f & (FEAT.OPENED | FEAT.HOUSE) and ch[CH.AP] > 0:
                 if engine.open_chest_nb(st, tab, p, tr, tc):
                     return True
-            if wood_short and f & FEAT.TREE and not f & FEAT.ACORN:
+            if wood_short and f & FEAT.TREE and not f & (FEAT.ACORN | FEAT.HOUSE):
                 if engine.chop_action_nb(st, tab, p, tr, tc):
                     return True
             res = st.grid[P.RES, tr, tc]

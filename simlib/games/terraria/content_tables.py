@@ -507,12 +507,13 @@ def _compile_equipment(data, src, ids: _Ids):
     gear = _entries(data, src, "gear")
     minions = _entries(data, src, "minions", 1, 32)
     mins = np.zeros(len(minions), dtype=np.int16)
+    min_copies = np.zeros(len(minions), dtype=np.int16)
     for i, (mid, m) in enumerate(minions.items()):
         where = f"{src['minions']}: minions.{mid}"
         _keys(where, m, ("name", "attack"), ("copies",))
         _str(f"{where}.name", m["name"])
         mins[i] = _int(f"{where}.attack", m["attack"], 0, 20)
-        _int(f"{where}.copies", m.get("copies", 1), 0, 99)
+        min_copies[i] = _int(f"{where}.copies", m.get("copies", 1), 0, 99)
         ids.minions[mid] = i
     for gid in gear:
         if gid in weapons:
@@ -600,7 +601,7 @@ def _compile_equipment(data, src, ids: _Ids):
             if eq[ids.equip[name], EQ.SLOT] != slot:
                 _fail(f"{where}: {name!r} is not a {('weapon', 'axe', 'pickaxe')[s]}")
             start[k, s] = ids.equip[name]
-    return eq, rec, start, mins
+    return eq, rec, start, mins, min_copies
 
 
 def _compile_armor(data, src, ids: _Ids):
@@ -985,7 +986,7 @@ def _compile(
     ids = _Ids()
     _resources(data, src, wdata, ids)
     cards, start_deck = _compile_cards(data, src, ids)
-    eq, eq_rec, start_equip, minions = _compile_equipment(data, src, ids)
+    eq, eq_rec, start_equip, minions, minion_copies = _compile_equipment(data, src, ids)
     ar, ar_rec = _compile_armor(data, src, ids)
     characters = _compile_characters(data, src)
     consumables = _compile_consumables(data, src, ids)
@@ -1034,6 +1035,7 @@ def _compile(
         behaviour=behaviour,
         boss_loot=boss_loot,
         time_track=time_track,
+        minion_copies=minion_copies,
     )
     names = {
         "resources": ["none", *ids.res],

@@ -241,6 +241,10 @@ def setup_nb(st, tab, cfg, seed, index):
     st.cnt[:] = 0
     st.cnt[CNT.TILES] = 4
     st.cnt[CNT.LAYER] = 1
+    # the Guide is always spawned (TR-069): his bit and his own counter from the start;
+    # ``CNT.NPCS`` counts the NPCs the players spawn, so it leaves him out
+    g[G.NPCS] = 1 << NPC.GUIDE
+    st.cnt[CNT.NPC + NPC.GUIDE] = 1
     st.house_at[:, :] = -1
     # supplies
     st.supply[:, :] = 0
@@ -510,7 +514,11 @@ def dig_action_nb(st, tab, p, r, c):
 
 @njit
 def chop_action_nb(st, tab, p, r, c):
-    """Chop the tree or cactus shown at (r, c) with the axe (TR-161..169); Wood when done."""
+    """Chop the tree or cactus shown at (r, c) with the axe (TR-161..169); Wood when done.
+
+    A chop square covered by a piece or a house cannot be chopped (TR-164, TR-237): no
+    action point is converted for it.
+    """
     if not _can_act_nb(st, p):
         return False
     ch = st.chars[p]
@@ -519,7 +527,7 @@ def chop_action_nb(st, tab, p, r, c):
         if axe < 0 or ch[CH.AP] < 1 or tab.equip[axe, EQ.CHOP] <= 0:
             return False
         f = st.grid[P.FEAT, r, c]
-        if not f & FEAT.TREE or f & FEAT.ACORN or st.grid[P.OCC, r, c] != 0:
+        if not f & FEAT.TREE or f & (FEAT.ACORN | FEAT.HOUSE) or st.grid[P.OCC, r, c] != 0:
             return False
         if abs(r - st.pieces[p, PC.ROW]) > 1 or abs(c - st.pieces[p, PC.COL]) > 1:
             return False
@@ -628,17 +636,35 @@ def collect_action_nb(st, tab, p, k):
 
 @njit
 def summon_nb(st, tab, p):
-    """Pay mana to summon the minion of ``p``'s top Other or weapon card (TR-360..362)."""
+    """Pay mana to summon the minion of ``p``'s top Other or weapon card (TR-360..363).
+
+    Only a character that can act summons (on the world, game running). The top Other card
+    is tried first, then the top weapon: a card is passed over when its minion is the one
+    ``p`` already has (TR-362: summoning replaces only with a different type), when ``p``
+    lacks its mana, or when no card of that minion is left in the supply: ``tab.
+    minion_copies`` of each kind (TR-018, TR-026) less those on the characters (a card
+    discarded at death or on replacement is back in the supply, TR-363). Writes
+    ``chars[p]`` (MANA, MINION); returns True when a minion was summoned.
+    """
+    if not _can_act_nb(st, p):
+        return False
     ch = st.chars[p]
     for s in (SLOT.OTHER, SLOT.WEAPON):
         e = ch[CH.WEAPON + s]
-        if e >= 0 and tab.equip[e, EQ.MINION] >= 0:
-            m = tab.equip[e, EQ.MINION]
-            if ch[CH.MINION] == m or ch[CH.MANA] < tab.equip[e, EQ.MANA]:
-                return False
-            ch[CH.MANA] -= tab.equip[e, EQ.MANA]
-            ch[CH.MINION] = m
-            return True
+        if e < 0:
+            continue
+        m = tab.equip[e, EQ.MINION]
+        if m < 0 or m == ch[CH.MINION] or ch[CH.MANA] < tab.equip[e, EQ.MANA]:
+            continue
+        out = 0
+        for q in range(st.g[G.PLAYERS]):
+            if st.chars[q, CH.MINION] == m:
+                out += 1
+        if out >= tab.minion_copies[m]:
+            continue
+        ch[CH.MANA] -= tab.equip[e, EQ.MANA]
+        ch[CH.MINION] = m
+        return True
     return False
 
 
@@ -678,11 +704,14 @@ def reward_value_nb(tab, rw):
 
 @njit
 def open_chest_nb(st, tab, p, r, c):
-    """Open the adjacent chest at (r, c) for 1 action point (TR-154..160)."""
+    """Open the adjacent chest at (r, c) for 1 action point (TR-154..160).
+
+    A chest under a house cannot be opened: the tile hides it (TR-235 reading).
+    """
     if not _can_act_nb(st, p) or st.chars[p, CH.AP] < 1:
         return False
     f = st.grid[P.FEAT, r, c]
-    if not f & FEAT.CHEST or f & FEAT.OPENED:
+    if not f & FEAT.CHEST or f & (FEAT.OPENED | FEAT.HOUSE):
         return False
     pr = st.pieces[p, PC.ROW]
     pc = st.pieces[p, PC.COL]
@@ -906,7 +935,14 @@ def craft_nb(st, tab, p, kind, item):
 
 @njit
 def house_fits_nb(st, tab, p, hid, r, c):
-    """True when house ``hid`` can stand with its top-left square at (r, c) (TR-235)."""
+    """True when house ``hid`` can stand with its top-left square at (r, c) (TR-235, TR-239).
+
+    Every square it covers is on a discovered tile and empty in the rulebook's sense: no
+    full block, character or enemy (TR-119); half blocks, lava, tunnels, chests, ropes,
+    cobwebs, trees and platforms may be covered, another house may not (tiles do not
+    overlap). One square is adjacent to ``p``. Nothing need be under it: the rulebook asks
+    only for room (TR-239). Read only.
+    """
     wd = tab.houses[hid, HO.W]
     ht = tab.houses[hid, HO.H]
     rows = st.grid.shape[1]
@@ -922,18 +958,12 @@ def house_fits_nb(st, tab, p, hid, r, c):
         for j in range(c, c + wd):
             if st.tiles[TP.KNOWN, i // h, j // w] == 0:
                 return False
-            if st.grid[P.SQ, i, j] != SQ.AIR or st.grid[P.OCC, i, j] != 0:
+            if st.grid[P.SQ, i, j] == SQ.BLOCK or st.grid[P.OCC, i, j] != 0:
                 return False
-            f = st.grid[P.FEAT, i, j]
-            if f & (FEAT.HOUSE | FEAT.CHEST | FEAT.ROPE):
+            if st.grid[P.FEAT, i, j] & FEAT.HOUSE:
                 return False
             if max(abs(i - pr), abs(j - pc)) == 1:
                 near = True
-    # the house stands on something: a block or half block below its bottom row
-    for j in range(c, c + wd):
-        if r + ht < rows and st.grid[P.SQ, r + ht, j] == SQ.AIR:
-            if not st.grid[P.FEAT, r + ht, j] & FEAT.HOUSE:
-                return False
     return near
 
 
@@ -965,7 +995,9 @@ def build_house_nb(st, tab, p, hid, r, c):
 
     The house squares get ``FEAT.HOUSE`` (they block sight and enemies, TR-243..246) and a
     floor on every square and on the square above its roof (walkable like platforms,
-    TR-241, TR-242); covered platforms and Acorns go back (TR-236, TR-238).
+    TR-241, TR-242); covered platforms and Acorns go back (TR-236, TR-238). A covered half
+    block is under the tile for good (TR-240): its square becomes open air like the rest of
+    the house (``SQ.AIR``, no dig progress), so it is walked through and no longer dug.
     """
     if not _can_act_nb(st, p) or not can_build_nb(st, tab, p, hid):
         return False
@@ -979,6 +1011,9 @@ def build_house_nb(st, tab, p, hid, r, c):
             f = st.grid[P.FEAT, i, j]
             f &= ~FEAT.ACORN
             st.grid[P.FEAT, i, j] = f | FEAT.HOUSE | FEAT.PLATFORM
+            if st.grid[P.SQ, i, j] == SQ.HALF:  # covered (TR-235 reading)
+                st.grid[P.SQ, i, j] = SQ.AIR
+                st.grid[P.PROG, i, j] = 0
     if r > 0:
         for j in range(c, c + wd):
             if st.grid[P.SQ, r - 1, j] == SQ.AIR:
@@ -1177,14 +1212,20 @@ def give_reward_nb(st, tab, p, kind, rid, amount):
                 st.supply[SUP.CONSUMABLE, rid] -= 1
                 st.held[p, rid] += 1
     elif kind == RK.CHEST_CARD:
+        # the top card of the level's face-down chest action deck: a random card of level
+        # ``rid`` among the copies still in the supply (TR-014, TR-159; one rng draw)
+        left = 0
         for c in range(tab.cards.shape[0]):
-            if (
-                tab.cards[c, CF.SHOP] == SHOP.CHEST
-                and tab.cards[c, CF.LEVEL] == rid
-                and st.supply[SUP.CARDS, c] > 0
-            ):
-                cards.gain_card_nb(st, p, c)
-                break
+            if tab.cards[c, CF.SHOP] == SHOP.CHEST and tab.cards[c, CF.LEVEL] == rid:
+                left += st.supply[SUP.CARDS, c]
+        if left > 0:
+            j = randint_nb(left, st.rng)
+            for c in range(tab.cards.shape[0]):
+                if tab.cards[c, CF.SHOP] == SHOP.CHEST and tab.cards[c, CF.LEVEL] == rid:
+                    if j < st.supply[SUP.CARDS, c]:
+                        cards.gain_card_nb(st, p, c)
+                        break
+                    j -= st.supply[SUP.CARDS, c]
     elif kind == RK.HEAL:
         heal = min(amount, ch[CH.MAXHP] - ch[CH.HP])
         if heal > 0 and ch[CH.IN_WORLD]:

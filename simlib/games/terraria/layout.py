@@ -745,6 +745,7 @@ class TablesFields(NamedTuple):
     behaviour: Any  # int16 (n_bosses, 3, BH.N)
     boss_loot: Any  # int16 (n_bosses, REWARD_SLOTS, RW.N)
     time_track: Any  # int16 (n_spaces, TT.N)
+    minion_copies: Any = None  # int16 (n_minions,): minion cards of each kind (TR-018)
 
 
 class StateFields(NamedTuple):
@@ -871,9 +872,15 @@ def State(*args: Any, **kwargs: Any) -> StateRef:
 
 
 def Tables(*args: Any, **kwargs: Any) -> TablesRef:
-    """Build a :class:`TablesRef` from arrays, by position or by field name."""
+    """Build a :class:`TablesRef` from arrays, by position or by field name.
+
+    ``minion_copies`` may be left out: each minion kind then has ``MAX_PLAYERS`` cards, as
+    many as there are characters to hold one, so its supply never runs out.
+    """
     vals = dict(zip(TablesFields._fields, args, strict=False))
     vals.update(kwargs)
+    if vals.get("minion_copies") is None:
+        vals["minion_copies"] = np.full(len(vals["minions"]), MAX_PLAYERS, dtype=np.int16)
     return TablesRef(*(vals[f] for f in TablesFields._fields))
 
 
@@ -884,7 +891,13 @@ def fields_of(obj: Any) -> dict[str, Any]:
 
 
 def replace(obj: Any, **kwargs: Any) -> Any:
-    """A new struct like ``obj`` with some fields replaced (``NamedTuple._replace``)."""
+    """A new struct like ``obj`` with some fields replaced (``NamedTuple._replace``).
+
+    A new ``minions`` table given without ``minion_copies`` gets the default copies
+    (:func:`Tables`): the old counts belong to the old table.
+    """
     vals = fields_of(obj)
+    if "minions" in kwargs and "minion_copies" not in kwargs:
+        vals["minion_copies"] = None
     vals.update(kwargs)
     return State(**vals) if isinstance(obj, StateRef) else Tables(**vals)

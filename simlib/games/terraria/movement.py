@@ -560,7 +560,8 @@ def chop_nb(grid, tiles, pieces, k, tr, tc, amount):
     """Piece ``k`` spends up to ``amount`` chop on the tree or cactus shown at (tr, tc).
 
     (TR-161..169) The piece must be adjacent to that square (TR-162); a square covered by a
-    piece cannot be chopped (TR-164), nor a tree already chopped (an Acorn, TR-166). Chop
+    piece or a house cannot be chopped (TR-164, TR-237), nor a tree already chopped (an
+    Acorn, TR-166). Chop
     spent by anyone is kept in ``P.PROG`` (TR-167); only the chop needed is spent (TR-168).
     When finished the tree gets an Acorn and yields Wood equal to its chop value (TR-163).
     Writes ``grid``.
@@ -578,7 +579,7 @@ def chop_nb(grid, tiles, pieces, k, tr, tc, amount):
     if not _inside_nb(grid, tiles, tr, tc):
         return -1, 0
     f = grid[P.FEAT, tr, tc]
-    if not f & FEAT.TREE or f & FEAT.ACORN or grid[P.OCC, tr, tc] != 0:
+    if not f & FEAT.TREE or f & (FEAT.ACORN | FEAT.HOUSE) or grid[P.OCC, tr, tc] != 0:
         return -1, 0
     need = grid[P.VAL, tr, tc]
     spent = min(amount, need - grid[P.PROG, tr, tc])
