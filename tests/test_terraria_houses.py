@@ -440,7 +440,7 @@ tab, cfg = GAME.compile(GAME.resolve(None, {"players": 2}))
 st = engine.alloc_state_nb(tab)
 engine.setup_nb(st, tab, cfg, np.uint64(5), 3)
 w = np.zeros(bots.BP.N)
-w[:14] = bots.BOTS["builder"][1]
+w[:len(bots.BOTS["builder"][1])] = bots.BOTS["builder"][1]
 st.g[G.STATIONS] |= STATION.BOTTLE | STATION.COOKING_POT
 st.g[G.COOK_LEFT] = 15
 st.g[G.TIME] = 1

@@ -63,6 +63,18 @@ def scene(rows, top=TOP, left=LEFT, players=2, seed=3):
     return st, tab
 
 
+def crowd_teammates(st):
+    """Leave the other players no room for units or coins (4 full Stone slots, 25 coins).
+
+    Gains a player has no room for go first to teammates with room (TR-197,
+    ``tests/test_terraria_trade.py``); with none, one player's inventory rules decide.
+    """
+    for q in range(1, int(st.g[G.PLAYERS])):
+        st.inv[q, :4] = (res("stone"), 5)
+        st.inv[q, 4:] = (0, 0)
+        st.chars[q, CH.COINS] = 25
+
+
 def put(st, p, i, j, top=TOP, left=LEFT):
     """Character ``p`` onto square (i, j) of the drawn rows (it falls as placed)."""
     r, c = top + i, left + j
@@ -286,6 +298,7 @@ def open_one(reward, coins=0, inv=None):
     st.chars[0, CH.COINS] = coins
     if inv is not None:
         st.inv[0, : len(inv)] = inv
+    crowd_teammates(st)
     assert engine.open_chest_nb(st, tab, 0, r, c)
     return st, tab
 
@@ -372,6 +385,7 @@ def chop_scene(inv):
     put(st, 0, 1, 0)
     st.inv[0, : len(inv)] = inv
     st.chars[0, CH.AP] = 3
+    crowd_teammates(st)
     return st, tab
 
 
@@ -390,7 +404,7 @@ def test_wood_from_a_chopped_tree_goes_into_the_choppers_inventory():  # TR-165
     assert slots(st)[:2] == [(wood, 4), (0, 0)]  # nothing until the tree is finished
     assert engine.chop_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
     assert slots(st)[:3] == [(wood, 5), (wood, 2), (0, 0)] and st.cnt[CNT.RES + wood] == 3
-    assert slots(st, 1) == [(0, 0)] * 6  # the other player gets nothing
+    assert slots(st, 1) == [(stone, 5)] * 4 + [(0, 0)] * 2  # the other player gets nothing
     # no free slot: the new type replaces the one with fewest units (1 Gel for 3 Wood)
     st, tab = chop_scene([(stone, 5), (gel, 1), (stone, 5), (stone, 5)])
     chop_down(st, tab)
@@ -444,6 +458,7 @@ def dig_scene(inv):
     put(st, 0, 1, 0)
     st.inv[0, : len(inv)] = inv
     st.chars[0, CH.AP] = 2
+    crowd_teammates(st)
     return st, tab
 
 
