@@ -70,6 +70,13 @@ def _percent_y(ax) -> None:
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
 
 
+def _outcome_color(colors, name, j):
+    """The colour of outcome ``name`` (``j``-th in order): from a mapping, a list or none."""
+    if isinstance(colors, Mapping):
+        return colors.get(name)
+    return list(colors)[j] if colors is not None else None
+
+
 def difficulty_curve(summary, x, hue=None, ax=None, label=None):
     """Plot win rate against a swept setting, with a shaded confidence band.
 
@@ -186,12 +193,7 @@ def outcome_bars(summary, x, outcomes, ax=None, colors=None):
     pos = np.arange(len(summary))
     bottom = np.zeros(len(summary))
     for j, name in enumerate(outcomes):
-        if isinstance(colors, Mapping):
-            color = colors.get(name)
-        elif colors is not None:
-            color = list(colors)[j]
-        else:
-            color = None
+        color = _outcome_color(colors, name, j)
         share = np.nan_to_num(summary[f"share_{name}"].to_numpy(dtype=float))
         ax.bar(
             pos,
@@ -308,12 +310,7 @@ def end_time_bars(df, column, outcomes=None, ax=None, colors=None):
     pos = np.arange(vmin, vmax + 1)
     bottom = np.zeros(len(pos))
     for j, name in enumerate(outcomes):
-        if isinstance(colors, Mapping):
-            color = colors.get(name)
-        elif colors is not None:
-            color = list(colors)[j]
-        else:
-            color = None
+        color = _outcome_color(colors, name, j)
         pick = outcome == name
         share = np.bincount(times[pick] - vmin, minlength=len(pos)) / max(n, 1)
         ax.bar(pos, share, bottom=bottom, width=0.85, label=str(name), color=color,
