@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from test_terraria_engine import ident, names
 
 from simlib.games.terraria import GAME, bots, cards, engine, life
-from simlib.games.terraria.content_tables import table_names
 from simlib.games.terraria.layout import (
     AR,
     CH,
@@ -40,15 +40,6 @@ ROOT = Path(__file__).resolve().parents[1]
 def _compiled(players=2):
     vals = GAME.resolve(None, {"players": players})
     return GAME.compile(vals)
-
-
-@functools.cache
-def names():
-    return table_names()
-
-
-def ident(table, name):
-    return names()[table].index(name)
 
 
 def res(name):

@@ -48,6 +48,7 @@ from simlib.core.jit import njit
 from simlib.games.terraria import bosses, cards, engine, life
 from simlib.games.terraria.layout import (
     AR,
+    BP_COIN_ASK,
     CF,
     CH,
     CNT,
@@ -153,7 +154,7 @@ class _Bp(NamedTuple):
     RESERVE: int = 11
     BOOST: int = 12
     DEPTH: int = 13
-    COIN_ASK: int = 14  # also read by the engine (``engine.BP_COIN_ASK``)
+    COIN_ASK: int = BP_COIN_ASK  # also read by the engine (``layout.BP_COIN_ASK``)
     GIFT_MIN: int = 15
     # the turn's working vector adds these (not parameters)
     TARGET_RES: int = 16  # a resource the current objectives ask for (0: none)
@@ -195,29 +196,18 @@ def gear_up_nb(st, tab, p):
     """
     if st.g[G.DRAWN] & (1 << p):
         return
-    n_eq = tab.equip.shape[0]
     ch = st.chars[p]
     for s in range(4):
-        best = ch[CH.WEAPON + s]
-        bt = -1 if best < 0 else tab.equip[best, EQ.TIER]
-        for e in range(n_eq):
-            if st.owned[p, e] > 0 and tab.equip[e, EQ.SLOT] == s and tab.equip[e, EQ.TIER] > bt:
-                best = e
-                bt = tab.equip[e, EQ.TIER]
-        ch[CH.WEAPON + s] = best
-    best = ch[CH.ARMOR]
-    bt = -1 if best < 0 else tab.armor[best, AR.TIER]
-    for a in range(tab.armor.shape[0]):
-        if st.owned[p, n_eq + a] > 0 and tab.armor[a, AR.TIER] > bt:
-            best = a
-            bt = tab.armor[a, AR.TIER]
+        ch[CH.WEAPON + s] = _best_gear_nb(st, tab, p, s)
+    col = _best_gear_nb(st, tab, p, 4)
+    best = col - tab.equip.shape[0] if col >= 0 else -1
     if best != ch[CH.ARMOR]:
         engine._wear_armor_nb(st, tab, p, best)
 
 
 @njit
 def _best_gear_nb(st, tab, q, slot):
-    """The ``st.owned`` column :func:`gear_up_nb` would put on top of ``q``'s ``slot``.
+    """The ``st.owned`` column :func:`gear_up_nb` puts on top of ``q``'s ``slot``.
 
     ``slot`` 0..3 an equipment slot (``SLOT``), 4 the armor: the highest tier owned, the
     card on top (set worn) kept on a tie; -1 when ``q`` owns none. Read only.
@@ -1223,14 +1213,7 @@ def _pass_a_slot_nb(st, p):
     t = st.inv[p, pick, 0]
     left = pick_n
     while left > 0:
-        best = -1
-        br = 0
-        for q in range(players):
-            if q != p:
-                r = life.room_for_nb(st, q, t)
-                if r > br:
-                    best = q
-                    br = r
+        best, br = life.roomiest_teammate_nb(st, p, t)
         if best < 0:
             break
         left -= life.give_resources_nb(st, p, best, t, min(left, br))

@@ -27,6 +27,7 @@ from simlib.games.terraria.layout import (
     BO,
     BOSS_ROW,
     BOSS_SPAWN,
+    BP_COIN_ASK,
     CC,
     CF,
     CH,
@@ -141,10 +142,6 @@ class _Cfg(NamedTuple):
 
 
 CFG = _Cfg()
-# ``bots.BP.COIN_ASK``: the one bot parameter the engine reads (the Demolitionist's sale at
-# sunrise, :func:`from_bots_sunrise_nb`). ``bots`` imports this module, so the index is
-# repeated here; ``tests/test_terraria_trade.py`` checks that the two agree.
-BP_COIN_ASK = 14
 
 
 # --- allocation and setup -----------------------------------------------------------------
@@ -1404,25 +1401,26 @@ def from_bots_sunrise_nb(st, tab, p, bot_ids, bp):
                     cards.scrap_card_nb(st, tab, p, pile, i)
                     done = True
                     break
-    if g[G.NPCS] & (1 << NPC.DEMOLITIONIST) and st.chars[p, CH.COINS] < 20:
-        if bp.shape[0] > BP_COIN_ASK and _bomb_for_sale_nb(st, tab):
-            life.top_up_coins_nb(st, p, 20, int(bp[BP_COIN_ASK]))
-    if g[G.NPCS] & (1 << NPC.DEMOLITIONIST) and st.chars[p, CH.COINS] >= 20:
-        for c in range(tab.consumables.shape[0]):
-            price = tab.consumables[c, CO.DEMOLITION]
-            if price == 10 and st.supply[SUP.CONSUMABLE, c] > 0:
-                st.chars[p, CH.COINS] -= price
-                st.supply[SUP.CONSUMABLE, c] -= 1
-                st.held[p, c] += 1
-                break
+    if not g[G.NPCS] & (1 << NPC.DEMOLITIONIST):
+        return
+    bomb = _bomb_for_sale_nb(st, tab)
+    if bomb < 0:
+        return
+    if st.chars[p, CH.COINS] < 20 and bp.shape[0] > BP_COIN_ASK:
+        life.top_up_coins_nb(st, p, 20, int(bp[BP_COIN_ASK]))
+    if st.chars[p, CH.COINS] >= 20:
+        st.chars[p, CH.COINS] -= tab.consumables[bomb, CO.DEMOLITION]
+        st.supply[SUP.CONSUMABLE, bomb] -= 1
+        st.held[p, bomb] += 1
 
 
 @njit
 def _bomb_for_sale_nb(st, tab):
+    """The Demolitionist's 10-coin bomb left in the supply (its first in data order), -1 none."""
     for c in range(tab.consumables.shape[0]):
         if tab.consumables[c, CO.DEMOLITION] == 10 and st.supply[SUP.CONSUMABLE, c] > 0:
-            return True
-    return False
+            return c
+    return -1
 
 
 @njit

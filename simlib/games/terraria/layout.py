@@ -690,6 +690,9 @@ class RuleCols(NamedTuple):
 RU = RuleCols()
 MAX_HOUSES = 10  # house tiles (TR-018)
 MAX_WEIGHTS = 32  # room for a bot's per-turn weights (bots.BP.N)
+# index of the bots' ``coin_ask`` parameter (``bots.BP.COIN_ASK``): the one bot parameter the
+# engine reads (the Demolitionist's sale at sunrise, ``engine.from_bots_sunrise_nb``)
+BP_COIN_ASK = 14
 
 
 class HouseAt(NamedTuple):

@@ -99,6 +99,7 @@ __all__ = [
     "room_for_nb",
     "give_resources_nb",
     "give_coins_nb",
+    "roomiest_teammate_nb",
     "team_gain_nb",
     "team_gain_coins_nb",
     "top_up_coins_nb",
@@ -290,6 +291,23 @@ def give_coins_nb(st, p, q, n):
 
 
 @njit
+def roomiest_teammate_nb(st, p, res):
+    """``(q, room)``: the teammate of ``p`` with the most room for ``res``. Read only.
+
+    Ties go to the lowest seat; ``(-1, 0)`` when no teammate has any room.
+    """
+    best = -1
+    br = 0
+    for q in range(st.g[G.PLAYERS]):
+        if q != p:
+            r = room_for_nb(st, q, res)
+            if r > br:
+                best = q
+                br = r
+    return best, br
+
+
+@njit
 def team_gain_nb(st, p, res, n):
     """Player ``p`` gains ``n`` units of ``res``; what it has no room for goes to teammates.
 
@@ -306,14 +324,7 @@ def team_gain_nb(st, p, res, n):
     got = inventory_add_nb(st, p, res, mine) if mine > 0 else 0
     left = n - got
     while left > 0:
-        best = -1
-        br = 0
-        for q in range(st.g[G.PLAYERS]):
-            if q != p:
-                r = room_for_nb(st, q, res)
-                if r > br:
-                    best = q
-                    br = r
+        best, br = roomiest_teammate_nb(st, p, res)
         if best < 0:
             break
         k = inventory_add_nb(st, best, res, min(left, br))
