@@ -1094,6 +1094,11 @@ def goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, t, ex, n, n_c
             ko_tile = cv[o, CFC.TILE]
             if ko_tile == ex:
                 continue
+            # every step costs at least 1 and moves one cell: too far by the grid alone
+            # is too far by the search (which would find my_d > P_RESCUE below)
+            if abs(tl[ko_tile, TFC.X] - tl[t, TFC.X]) + \
+                    abs(tl[ko_tile, TFC.Y] - tl[t, TFC.Y]) > bp[P_RESCUE]:
+                continue
             d_ex = phi[ko_tile] if ex >= 0 else 0
             for u in range(n):
                 dist[u] = -1
