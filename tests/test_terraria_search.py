@@ -1,0 +1,169 @@
+"""The bots' path search (``bots._search_nb``) against a plain-Python Dijkstra (hypothesis).
+
+The search is the hottest Terraria kernel (about a quarter of a game's time). The reference
+takes its hops from the movement reference in ``terraria_helpers`` (steps, falls, digs,
+written from the rules) and the prices from ``bots.search_nb``'s docstring (a step 1, a dig
+its action points plus the step, a fall ``fall_pen`` per square beyond the first), and finds
+the cheapest cost to every square within ``budget`` with a binary heap.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from terraria_helpers import COLS, RES_DIG, ROWS, Ref, buffers, drawn_world, generated
+
+from simlib.games.terraria import bots
+from simlib.games.terraria.layout import bqueue_len
+from simlib.games.terraria.state import SQ
+
+
+def _dig_ap(ref, rate, r, c):
+    if rate <= 0:
+        return -1
+    s = ref.sq[r][c]
+    if s == SQ.HALF:
+        cost = 1
+    elif s == SQ.BLOCK:
+        cost = int(RES_DIG[ref.res[r][c]])
+    else:
+        return -1
+    cost -= ref.prog[r][c]
+    return -(-cost // rate)
+
+
+def _landing(ref, r, c):
+    while not ref.on_surface(r, c):
+        r += 1
+    return r
+
+
+def ref_hops(ref, rate, fall_pen, r, c):
+    """Every hop from (r, c): ``((row, col) it ends in, cost, dr, dc, dug)``."""
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr == 0 and dc == 0:
+                continue
+            tr, tc = r + dr, c + dc
+            if not ref.on_table(tr, tc) or ref.sq[tr][tc] == SQ.LAVA:
+                continue
+            s = ref.sq[tr][tc]
+            if s == SQ.BLOCK or (s == SQ.HALF and dr < 0):
+                ap = _dig_ap(ref, rate, tr, tc)
+                if ap < 0:
+                    continue
+                cost = ap + (0 if (dr, dc) == (1, 0) else 1)  # digging down drops you in
+                lr = tr
+                if tr + 1 < ROWS and ref.sq[tr + 1][tc] == SQ.AIR and not ref.on_surface(tr, tc):
+                    lr = _landing(ref, tr + 1, tc)
+                dug = 1
+            else:
+                if not ref.step_ok(r, c, dr, dc):
+                    continue
+                cost = 1
+                lr = _landing(ref, tr, tc)
+                dug = 0
+            if lr - tr > 1:
+                cost += fall_pen * (lr - tr - 1)
+            yield (lr, tc), cost, dr, dc, dug
+
+
+def ref_search(ref, rate, r0, c0, budget, fall_pen):
+    """Cheapest cost from (r0, c0) to every square within ``budget`` (a dict)."""
+    best = {(r0, c0): 0}
+    heap = [(0, r0, c0)]
+    while heap:
+        d, r, c = heapq.heappop(heap)
+        if d != best[(r, c)]:
+            continue
+        for sq, cost, _, _, _ in ref_hops(ref, rate, fall_pen, r, c):
+            nd = d + cost
+            if nd <= budget and (sq not in best or nd < best[sq]):
+                best[sq] = nd
+                heapq.heappush(heap, (nd, *sq))
+    return best
+
+
+def run_search(grid, tiles, rate, r0, c0, budget, fall_pen):
+    bdist = np.zeros((ROWS, COLS), np.int32)
+    bfrom = np.zeros((ROWS, COLS), np.int32)
+    q = np.zeros(bqueue_len(ROWS, COLS), np.int32)
+    n = bots._search_nb(grid, tiles, RES_DIG, rate, r0, c0, budget, fall_pen, bdist, bfrom, q)
+    return bdist, bfrom, q, n
+
+
+def check_against_reference(grid, tiles, mini, rate, r0, c0, budget, fall_pen):
+    ref = Ref(grid, tiles, mini, buffers(1)[0])
+    bdist, bfrom, q, n = run_search(grid, tiles, rate, r0, c0, budget, fall_pen)
+    want = ref_search(ref, rate, r0, c0, budget, fall_pen)
+    got = {(r, c): int(bdist[r, c]) for r in range(ROWS) for c in range(COLS) if bdist[r, c] >= 0}
+    assert got == want
+    # each square's recorded hop comes from a square one hop cheaper (the route is real)
+    for (r, c), d in got.items():
+        if (r, c) == (r0, c0):
+            assert bfrom[r, c] == -1
+            continue
+        f = int(bfrom[r, c])
+        dug, hop, prev = f % 2, (f // 2) % 9, f // 18
+        pr, pc = divmod(prev, COLS)
+        dr, dc = hop // 3 - 1, hop % 3 - 1
+        hops = {
+            (h[2], h[3]): (h[0], h[1], h[4])
+            for h in ref_hops(ref, rate, fall_pen, pr, pc)
+        }
+        assert hops[(dr, dc)] == ((r, c), d - got[(pr, pc)], dug)
+    # the queue lists every reached square at its final cost (the bots pick goals from it)
+    listed = {
+        divmod(int(q[2 * i]), COLS)
+        for i in range(n)
+        if bdist.flat[q[2 * i]] == q[2 * i + 1]
+    }
+    assert listed == set(got)
+    assert n < 2 * ROWS * COLS  # no entry was dropped
+    return got
+
+
+def test_search_on_flat_ground_and_a_dig():
+    # a hand-checked case: flat ground with one block on it; a pickaxe digging 1 a point
+    grid, tiles, mini = drawn_world(
+        [
+            "..........",
+            ".....#....",
+            "##########",
+            "##########",
+        ],
+        top=10,
+        left=20,
+    )
+    got = check_against_reference(grid, tiles, mini, 1, 11, 22, 4, 2)
+    assert got[(11, 21)] == 1 and got[(11, 23)] == 1 and got[(11, 24)] == 2
+    assert got[(10, 25)] == 3  # up and over the block
+    assert got[(12, 22)] == 1  # dig the floor below (dirt: 1 point) and drop in
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.booleans(),
+    st.integers(0, ROWS * COLS - 1),
+    st.integers(0, 3),
+    st.integers(2, 24),
+    st.integers(0, 4),
+)
+def test_search_kernel_matches_reference(index, reveal, start, rate, budget, fall_pen):
+    grid, tiles, mini = generated(31, index, reveal_all=reveal)
+    r0, c0 = divmod(start, COLS)
+    ref = Ref(grid, tiles, mini, buffers(1)[0])
+    if not ref.on_table(r0, c0) or ref.sq[r0][c0] in (SQ.BLOCK, SQ.LAVA):
+        # start from the first open known square in reading order from there
+        cells = [
+            (r, c)
+            for r in range(ROWS)
+            for c in range(COLS)
+            if ref.on_table(r, c) and ref.sq[r][c] not in (SQ.BLOCK, SQ.LAVA)
+        ]
+        r0, c0 = cells[start % len(cells)]
+    check_against_reference(grid, tiles, mini, rate, r0, c0, budget, fall_pen)
