@@ -44,6 +44,29 @@ def test_constant_arguments_compile_one_plain_signature():
     assert sigs == [("int64", "int64")]
 
 
+@njit(cache=False)  # compiled in this process, so the signatures are visible
+def _add(x, k):
+    return x + k
+
+
+@njit(cache=False)  # compiled in this process, so the signatures are visible
+def _calls_with_narrow_ints(a16, a32, u):
+    # int16, int32 and int64 values: numba alone would compile _add three times; the
+    # factory compiles it once for int64 (unsigned values keep their type)
+    return _add(a16[0], a32[0]) + _add(a16[0] + 1, a32[1]) + _add(a32[0], 7), _add(u, u)
+
+
+@pytest.mark.skipif(not JIT, reason="compiled kernels only")
+def test_narrow_signed_integers_compile_one_int64_signature():
+    a16 = np.array([30000], np.int16)
+    a32 = np.array([2, 3], np.int32)
+    s, us = _calls_with_narrow_ints(a16, a32, np.uint64(2**63))
+    assert s == (30000 + 2) + (30001 + 3) + (2 + 7)  # no int16 wrap-around either
+    assert us == 0  # uint64 arithmetic wraps as before
+    sigs = sorted(tuple(str(a) for a in sig) for sig in _add.signatures)
+    assert sigs == [("int64", "int64"), ("uint64", "uint64")]
+
+
 @pytest.mark.skipif(not JIT, reason="compiled kernels only")
 def test_a_kernel_that_needs_a_literal_still_compiles():
     assert _calls_needing_a_literal(np.int64(5)) == 1.5
