@@ -104,7 +104,8 @@ def _plain(ty: Any) -> Any:
     become a float.
     """
     ty = types.unliteral(ty)
-    if isinstance(ty, types.Integer) and ty.signed and ty.bitwidth < 64:
+    signed = isinstance(ty, types.Integer) and ty.signed  # type: ignore[attr-defined]
+    if signed and ty.bitwidth < 64:  # (signed, bitwidth: set in Integer.__init__)
         return types.int64
     return ty
 
