@@ -55,7 +55,6 @@ from simlib.games.terraria.layout import (
     G,
     State,
     Tables,
-    bqueue_len,
 )
 from simlib.games.terraria.state import KIND, PC
 
@@ -213,7 +212,7 @@ def make_state(rows, top=0, left=0, players=2, seed=0, index=0):
         drawn=np.zeros_like(STOCK),
         bdist=np.zeros((ROWS, COLS), dtype=np.int32),
         bfrom=np.zeros((ROWS, COLS), dtype=np.int32),
-        bqueue=np.zeros(bqueue_len(ROWS, COLS), dtype=np.int32),
+        bqueue=np.zeros(ROWS * COLS * 4, dtype=np.int32),
     )
 
 

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 from terraria_helpers import COLS, RES_DIG, ROWS, Ref, buffers, drawn_world, generated
 
 from simlib.games.terraria import bots
-from simlib.games.terraria.layout import bqueue_len
 from simlib.games.terraria.state import SQ
 
 
@@ -90,7 +89,7 @@ def ref_search(ref, rate, r0, c0, budget, fall_pen):
 def run_search(grid, tiles, rate, r0, c0, budget, fall_pen):
     bdist = np.zeros((ROWS, COLS), np.int32)
     bfrom = np.zeros((ROWS, COLS), np.int32)
-    q = np.zeros(bqueue_len(ROWS, COLS), np.int32)
+    q = np.zeros(ROWS * COLS * 4, np.int32)  # as engine.alloc_state_nb
     n = bots._search_nb(grid, tiles, RES_DIG, rate, r0, c0, budget, fall_pen, bdist, bfrom, q)
     return bdist, bfrom, q, n
 

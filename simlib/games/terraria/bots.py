@@ -67,7 +67,6 @@ from simlib.games.terraria.layout import (
     ROLE,
     RU,
     RW,
-    SEARCH_LEVELS,
     SHOP,
     SLOT,
     STATION,
@@ -742,40 +741,24 @@ def search_nb(st, tab, p, budget, fall_pen):
 
 @njit(refcount=False)
 def _search_nb(grid, tiles, res_dig, rate, r0, c0, budget, fall_pen, bdist, bfrom, q):
-    """:func:`search_nb` on plain arrays.
-
-    ``q`` (``layout.bqueue_len(rows, cols)`` long) holds the queue entries ``(square,
-    cost)`` in its first ``2 * cap`` slots (``cap = 2 * rows * cols``; entries past it are
-    dropped), then each entry's successor in its cost's bucket, then the head and the tail
-    of each bucket. Costs are processed in increasing order and, within one cost, in the
-    order the entries were queued; every step costs at least 1, so a bucket is complete
-    before it is processed.
-    """
+    """:func:`search_nb` on plain arrays."""
     rows = grid.shape[1]
     cols = grid.shape[2]
     bdist[:, :] = -1
-    cap = 2 * rows * cols
-    nxt = 2 * cap
-    head = 3 * cap
-    tail = head + SEARCH_LEVELS
-    if budget > SEARCH_LEVELS - 1:
-        budget = SEARCH_LEVELS - 1  # PARAM_BOUNDS caps it at 40
-    for level in range(budget + 1):
-        q[head + level] = -1
+    cap = q.shape[0] // 2
     bdist[r0, c0] = 0
     bfrom[r0, c0] = -1
     n = 1
     q[0] = r0 * cols + c0
     q[1] = 0
-    q[nxt] = -1
-    q[head] = 0
-    q[tail] = 0
     for level in range(budget + 1):
-        i = q[head + level]
-        while i >= 0:
+        i = 0
+        while i < n:
             node = q[2 * i]
             cost = q[2 * i + 1]
-            i = q[nxt + i]
+            i += 1
+            if cost != level:
+                continue
             r = node // cols
             c = node % cols
             if bdist[r, c] != cost:
@@ -825,12 +808,6 @@ def _search_nb(grid, tiles, res_dig, rate, r0, c0, budget, fall_pen, bdist, bfro
                     if n < cap:
                         q[2 * n] = lr * cols + tc
                         q[2 * n + 1] = nc_
-                        q[nxt + n] = -1
-                        if q[head + nc_] < 0:
-                            q[head + nc_] = n
-                        else:
-                            q[nxt + q[tail + nc_]] = n
-                        q[tail + nc_] = n
                         n += 1
     return n
 

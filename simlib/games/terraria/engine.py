@@ -60,7 +60,6 @@ from simlib.games.terraria.layout import (
     TT,
     G,
     StateRef,
-    bqueue_len,
 )
 from simlib.games.terraria.movement import (
     T,
@@ -184,7 +183,7 @@ def alloc_state_nb(tab):
         np.zeros((tab.stock.shape[0], tab.stock.shape[1], tab.stock.shape[2]), np.int16),
         np.zeros((rows, cols), np.int32),
         np.zeros((rows, cols), np.int32),
-        np.zeros(bqueue_len(rows, cols), np.int32),
+        np.zeros(rows * cols * 4, np.int32),
         np.zeros(MAX_WEIGHTS, np.float64),
     )
 

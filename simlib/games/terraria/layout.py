@@ -36,8 +36,6 @@ import numpy as np
 from numba import types
 from numba.experimental import structref
 
-from simlib.core.jit import njit
-
 MAX_PLAYERS = 4
 MAX_SLOTS = 6  # 4 at the start, slots 5 and 6 bought (TR-185, TR-186)
 SLOT_CAP = 5  # units per slot (TR-188)
@@ -51,14 +49,6 @@ SECTIONS = 30  # the enemy tray: 6 biomes x 5 layers (TR-029); section = biome *
 MAX_TOKENS = 24  # tray tokens one section can hold (day and night together)
 DICE = 3  # die columns per dice list
 REWARD_SLOTS = 4  # reward entries per loot or chest list
-SEARCH_LEVELS = 41  # cost buckets of the bots' path search: its budget is at most 40
-
-
-@njit
-def bqueue_len(rows, cols):
-    """Length of the bots' path-search queue ``bqueue`` (see ``bots._search_nb``)."""
-    return rows * cols * 6 + 2 * SEARCH_LEVELS
-
 
 
 # --- per-game state -----------------------------------------------------------------------
@@ -791,7 +781,7 @@ class StateFields(NamedTuple):
     drawn: Any = None  # int16 (7, 5, M): world generation scratch (``world.generate_world_nb``)
     bdist: Any = None  # int32 (rows, cols): the bots' path search scratch
     bfrom: Any = None  # int32 (rows, cols)
-    bqueue: Any = None  # int32 (bqueue_len(rows, cols),)
+    bqueue: Any = None  # int32 (rows * cols * 4,)
     wts: Any = None  # float64 (MAX_WEIGHTS,): the bot's weights for the turn
 
 
