@@ -132,3 +132,37 @@ def test_the_numba_cache_is_kept_per_source_version(tmp_path):
     (tmp_path / "pkg" / "b.py").write_text("y = 2\n")
     (tmp_path / "pkg" / "b.py").rename(tmp_path / "pkg" / "c.py")  # a file renamed
     assert jit.source_key(tmp_path / "pkg") != key
+
+
+@njit(cache=False)  # compiled in this process, so the signatures are visible
+def _inner_only(x):
+    return x + 1
+
+
+@njit(cache=False)
+def _calls_inner_only(x):
+    return _inner_only(x) * 2
+
+
+@pytest.mark.skipif(not JIT, reason="compiled kernels only")
+def test_a_kernel_called_from_kernels_compiles_no_wrappers_and_no_machine_code():
+    assert _calls_inner_only(np.int64(4)) == 10
+    # the caller was compiled against the wrapper-less twin ...
+    assert _inner_only.inner.targetoptions["no_cpython_wrapper"] is True
+    assert _inner_only.inner.targetoptions["no_cfunc_wrapper"] is True
+    assert [str(a) for a in _inner_only.inner.signatures[0]] == ["int64"]
+    # ... whose library only links (no machine code: the caller's has it, and it runs)
+    (cres,) = _inner_only.inner.overloads.values()
+    assert type(cres.library).__name__ == "_LinkOnlyLibrary"
+    assert cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name) == 0
+    (caller,) = _calls_inner_only.outer.overloads.values()
+    assert caller.library.get_pointer_to_function(caller.fndesc.llvm_func_name) != 0
+    # ... and Python never needed the wrapped one
+    assert _inner_only._outer is None
+    # the Python-facing twin compiles on first call, with its wrappers
+    assert _inner_only(np.int64(4)) == 5
+    assert "no_cpython_wrapper" not in _inner_only.outer.targetoptions
+    # the twins are cached under different names (numba's cache key has no flags)
+    assert _inner_only.inner.py_func.__qualname__ != _inner_only.outer.py_func.__qualname__
+    assert _inner_only.inner.py_func.__code__ is _inner_only.outer.py_func.__code__
+    assert _inner_only.__name__ == "_inner_only" and _inner_only.__doc__ is None
