@@ -19,8 +19,9 @@ union* of the blocking regions:
 So touching a corner of a block or running along its outer edge does not block, but running
 along the seam between two blocking regions does (the seam is inside their union). The
 segment set is symmetric, so sight is symmetric (TR-267, TR-268). The kernel works in
-doubled coordinates (corners and the half-block line are integers) and tests each blocking
-region's open rectangle by clipping; seams only matter for segments along a grid line.
+doubled coordinates (corners and the half-block line are integers), walks each slanted
+segment through the squares it passes inside (exact integer arithmetic), and checks the
+seams for segments along a grid line.
 
 Range (TR-260..264, TR-333, TR-124)
 ----------------------------------
@@ -78,55 +79,41 @@ def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
 
 
 @njit(refcount=False)
-def _hits_open_rect_nb(x0, y0, x1, y1, xa, xb, ya, yb):
-    """Does the closed segment (x0, y0)-(x1, y1) meet the open rectangle (xa, xb) x (ya, yb)?
-
-    All integers (doubled coordinates). Each t = (a - p) / d is a ratio of small integers,
-    so equal ratios give equal doubles and different ones differ by far more than rounding.
-    """
-    lo = -1.0
-    hi = 2.0
-    dx = x1 - x0
-    dy = y1 - y0
-    if dx == 0:
-        if not (xa < x0 < xb):
-            return False
-    else:
-        t1 = (xa - x0) / dx
-        t2 = (xb - x0) / dx
-        lo = max(lo, min(t1, t2))
-        hi = min(hi, max(t1, t2))
-    if dy == 0:
-        if not (ya < y0 < yb):
-            return False
-    else:
-        t1 = (ya - y0) / dy
-        t2 = (yb - y0) / dy
-        lo = max(lo, min(t1, t2))
-        hi = min(hi, max(t1, t2))
-    return lo < hi and lo < 1.0 and hi > 0.0
-
-
-@njit(refcount=False)
 def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
     """True when the segment between two corners passes inside no blocking region.
 
     Corners (x0, y0), (x1, y1) are in doubled coordinates (the top left corner of square
     (r, c) is (2c, 2r)); the blocking regions are :func:`blocker_nb`'s with own squares
     (ar, ac), (br, bc), and the segment must have no point inside their union. Read only.
+
+    A slanted segment is walked column by column: over the open strip of column c it runs
+    through the open heights (ya, yb), kept exactly as fractions over ``d = |x1 - x0|``, and
+    passes inside exactly the squares of rows floor(ya / 2) to ceil(yb / 2) - 1 (inside a
+    half block's lower half when (ya, yb) meets (2r + 1, 2r + 2)). Only those squares are
+    read, not the whole box the segment spans. A segment along a grid line passes inside
+    no square; only the seams between regions can block it.
     """
+    dx = x1 - x0
+    dy = y1 - y0
+    if dx != 0 and dy != 0:
+        d = dx if dx > 0 else -dx
+        sgn = 1 if dx > 0 else -1
+        for c in range(min(x0, x1) // 2, max(x0, x1) // 2):
+            na = sgn * (y0 * dx + dy * (2 * c - x0))  # height at x = 2c, times d
+            nz = sgn * (y0 * dx + dy * (2 * c + 2 - x0))  # at x = 2c + 2, times d
+            lo = min(na, nz)
+            hi = max(na, nz)
+            for r in range(lo // (2 * d), -((-hi) // (2 * d))):
+                b = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
+                if b == 2:
+                    return False
+                if b == 1 and lo < (2 * r + 2) * d and (2 * r + 1) * d < hi:
+                    return False
+        return True
     cmin = min(x0, x1) // 2
     cmax = (max(x0, x1) - 1) // 2
     rmin = min(y0, y1) // 2
     rmax = (max(y0, y1) - 1) // 2
-    for r in range(rmin, rmax + 1):
-        for c in range(cmin, cmax + 1):
-            b = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
-            if b == 0:
-                continue
-            top = 2 * r if b == 2 else 2 * r + 1
-            if _hits_open_rect_nb(x0, y0, x1, y1, 2 * c, 2 * c + 2, top, 2 * r + 2):
-                return False
     if x0 == x1 and y0 != y1:
         # along the vertical grid line x0: blocked where regions on both sides overlap
         c = x0 // 2
