@@ -41,6 +41,9 @@ which numba compiles without two things that only a kernel Python calls ever use
   the whole tree once, as numba's top level did anyway.
 
 ``inner`` is not cached on disk (there is no machine code to cache); ``outer`` is, whole.
+The link-only library uses numba's private code-library internals, so it is switched on
+for the numba release it was tested with (0.68, :data:`LINK_ONLY`); with another, the
+``inner`` twins compile and cache as numba's own do (still without the wrappers).
 Cold compile, empty cache, records unchanged (same sha1 over every bot and two presets of
 each game): Sub Terra 27.9 -> 18.1 s, Terraria 83.6 -> 37.2 s (twins without the wrappers
 alone: 22.6 and 70.0 s). Games/s unchanged within the noise (Terraria 2-6% faster).
@@ -70,7 +73,7 @@ from numba.core.codegen import JITCodeLibrary
 from numba.core.compiler_lock import require_global_compiler_lock
 from numba.core.compiler_machinery import register_pass
 
-__all__ = ["Kernel", "holds_reference", "njit", "source_key"]
+__all__ = ["LINK_ONLY", "Kernel", "holds_reference", "njit", "source_key"]
 
 
 def source_key(root: str | os.PathLike[str] | None = None) -> str:
@@ -164,6 +167,17 @@ def _twin(f: Any) -> Any:
     return g
 
 
+def _numba_version() -> tuple[int, int]:
+    major, minor = numba.__version__.split(".")[:2]
+    return int(major), int(minor)
+
+
+LINK_ONLY = _numba_version() == (0, 68)
+"""Whether ``inner`` twins compile link-only (:class:`_LinkOnlyLibrary` reaches into numba's
+private code library, so it is used with the numba it was written and tested against;
+under any other numba, kernels compile as numba compiles them: the same code, slower)."""
+
+
 class _EnvSink:
     """The codegen as a link-only library shows it: no machine code, so no environment to set."""
 
@@ -246,8 +260,9 @@ class Kernel:
     def __init__(self, f: Any, opts: dict[str, Any]) -> None:
         functools.update_wrapper(self, f)
         self._opts = opts
-        inner_opts = dict(opts, no_cpython_wrapper=True, no_cfunc_wrapper=True,
-                          cache=False, pipeline_class=_LinkOnlyCompiler)
+        inner_opts = dict(opts, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+        if LINK_ONLY:
+            inner_opts.update(cache=False, pipeline_class=_LinkOnlyCompiler)
         self.inner = _plain_calls(numba.njit(**inner_opts)(_twin(f)))
         self._outer: Any = None
 
