@@ -168,3 +168,43 @@ def test_a_kernel_called_from_kernels_compiles_no_wrappers_and_no_machine_code()
     assert _inner_only.inner.py_func.__qualname__ != _inner_only.outer.py_func.__qualname__
     assert _inner_only.inner.py_func.__code__ is _inner_only.outer.py_func.__code__
     assert _inner_only.__name__ == "_inner_only" and _inner_only.__doc__ is None
+
+
+def _times_three(x):
+    return x * 3
+
+
+@pytest.mark.skipif(not JIT, reason="compiled kernels only")
+def test_threads_calling_a_kernel_first_share_one_compiled_twin(monkeypatch):
+    # a run's first blocks call the block player from several threads at once: each
+    # must get the same Python-facing dispatcher, or each would compile the whole kernel
+    import threading
+    import time
+
+    import numba
+
+    kernel = njit(cache=False)(_times_three)
+    made = []
+    real_njit = numba.njit
+
+    def slow_njit(**opts):  # widen the window in which a second thread could slip in
+        time.sleep(0.05)
+        made.append(opts)
+        return real_njit(**opts)
+
+    monkeypatch.setattr(numba, "njit", slow_njit)
+    barrier = threading.Barrier(8)
+    seen = []
+
+    def first_call():
+        barrier.wait()
+        seen.append(kernel.outer)
+
+    threads = [threading.Thread(target=first_call) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(made) == 1  # one dispatcher made ...
+    assert len(seen) == 8 and all(d is seen[0] for d in seen)  # ... and shared
+    assert kernel(np.int64(2)) == 6

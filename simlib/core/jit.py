@@ -63,6 +63,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import threading
 import types as pytypes
 from pathlib import Path
 from typing import Any
@@ -244,6 +245,9 @@ class _LinkOnlyCompiler(compiler.CompilerBase):
         return [pm]
 
 
+_OUTER_LOCK = threading.Lock()
+
+
 class Kernel:
     """A compiled kernel, as two numba dispatchers of the same code.
 
@@ -272,9 +276,15 @@ class Kernel:
 
     @property
     def outer(self) -> Any:
-        """The dispatcher Python calls (compiled with the wrappers, on first use)."""
+        """The dispatcher Python calls (compiled with the wrappers, on first use).
+
+        Made once under a lock: a run's first blocks call it from several threads at once,
+        and two dispatchers would each compile the whole kernel.
+        """
         if self._outer is None:
-            self._outer = numba.njit(**self._opts)(self.__wrapped__)
+            with _OUTER_LOCK:
+                if self._outer is None:
+                    self._outer = numba.njit(**self._opts)(self.__wrapped__)
         return self._outer
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
