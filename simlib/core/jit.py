@@ -139,8 +139,6 @@ def _plain(ty: Any) -> Any:
 
 def _plain_calls(disp: Any) -> Any:
     """Make calls from other kernels to ``disp`` compile for non-literal argument types."""
-    if not isinstance(disp, numba.core.dispatcher.Dispatcher):
-        return disp  # NUMBA_DISABLE_JIT=1: a plain Python function
     literal = disp.get_call_template
 
     def get_call_template(args, kws):
