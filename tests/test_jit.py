@@ -116,6 +116,46 @@ def test_a_borrowing_kernel_reads_what_it_is_passed():
     assert _calls_borrow_sum(a) == 20.0
 
 
+if JIT:
+    from numba.core import types as nbtypes
+    from numba.experimental import structref
+
+    @structref.register
+    class _PairType(nbtypes.StructRef):
+        def preprocess_fields(self, fields):
+            return tuple((n, nbtypes.unliteral(t)) for n, t in fields)
+
+    class _Pair(structref.StructRefProxy):
+        pass
+
+    structref.define_proxy(_Pair, _PairType, ["a", "b"])
+
+
+@njit(cache=False, refcount=False)
+def _borrow_fields(p):
+    for i in range(p.a.shape[0]):
+        p.b[i] = 2.0 * p.a[i]
+    return p.a[1] + p.b[-1]
+
+
+@njit(cache=False)
+def _calls_borrow_fields(p):
+    return _borrow_fields(p)
+
+
+@pytest.mark.skipif(not JIT, reason="compiled kernels only")
+def test_a_borrowing_kernel_reads_struct_fields_without_counting():
+    a = np.arange(4, dtype=np.float64)
+    b = np.zeros(4)
+    assert _calls_borrow_fields(_Pair(a, b)) == 1.0 + 6.0
+    assert b.tolist() == [0.0, 2.0, 4.0, 6.0]  # wrote through the borrowed field
+    (sig,) = _borrow_fields.inner.signatures
+    ir = _borrow_fields.inner.overloads[sig].library.get_llvm_str()
+    assert "NRT_incref" not in ir and "NRT_decref" not in ir
+    assert "NRT_incref" in _calls_borrow_fields.outer.inspect_llvm(
+        _calls_borrow_fields.outer.signatures[0])  # the counting caller does count
+
+
 def test_the_numba_cache_is_kept_per_source_version(tmp_path):
     import numba
 

@@ -171,7 +171,7 @@ def form_col_nb(col, form):
     return col - BO.WOUNDS + BO.FORM_B
 
 
-@njit
+@njit(refcount=False)
 def boss_stat_nb(st, tab, col):
     """Value of per-form column ``col`` for the boss in play in its current form (read only).
 
@@ -181,14 +181,14 @@ def boss_stat_nb(st, tab, col):
     return tab.bosses[b, form_col_nb(col, st.g[G.FORM])]
 
 
-@njit
+@njit(refcount=False)
 def _available_nb(st, b):
     """True when boss ``b`` is not pending, in play or defeated (TR-400)."""
     bit = 1 << b
     return (st.g[G.SPAWNED] | st.g[G.PENDING] | st.g[G.DEFEATED]) & bit == 0
 
 
-@njit
+@njit(refcount=False)
 def _boss_for_nb(st, tab, code):
     """Boss id whose criterion is ``code`` (``BOSS_SPAWN``) in this world, -1 none."""
     for b in range(tab.bosses.shape[0]):
@@ -200,7 +200,7 @@ def _boss_for_nb(st, tab, code):
     return -1
 
 
-@njit
+@njit(refcount=False)
 def _set_pending_nb(st, b, r, c):
     st.g[G.PENDING] |= 1 << b
     # int(): rows and columns may come from int16 arrays (plain Python would overflow)
@@ -248,13 +248,13 @@ def _near_nb(grid, tiles, r, c, what):
     return -1, -1
 
 
-@njit
+@njit(refcount=False)
 def _in_world_nb(st, p):
     return st.chars[p, CH.IN_WORLD] != 0 and st.pieces[p, PC.KIND] == KIND.CHARACTER
 
 
 # --- health, death and falls ----------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _hurt_nb(st, tab, p, n):
     """Character ``p`` loses ``n`` health (not below 0); at 0 it dies."""
     if n <= 0 or st.chars[p, CH.HP] <= 0:
@@ -264,7 +264,7 @@ def _hurt_nb(st, tab, p, n):
         life.die_nb(st, tab, p)
 
 
-@njit
+@njit(refcount=False)
 def _settle_falls_nb(st, tab, n0):
     """Fall damage for the character falls recorded since ``tally[T.FALLS] == n0``.
 
@@ -297,7 +297,7 @@ def _settle_falls_nb(st, tab, n0):
 
 
 # --- criteria ---------------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def check_boss_criteria_nb(st, tab):
     """Make King Slime pending once the slimes slain meter reaches its number (TR-391).
 
@@ -311,7 +311,7 @@ def check_boss_criteria_nb(st, tab):
     return st.g[G.PENDING]
 
 
-@njit
+@njit(refcount=False)
 def broke_block_nb(st, tab, p, r, c, feat):
     """Player ``p`` just dug away the block at (r, c), whose ``P.FEAT`` flags were ``feat``.
 
@@ -335,7 +335,7 @@ def broke_block_nb(st, tab, p, r, c, feat):
     return b
 
 
-@njit
+@njit(refcount=False)
 def spend_lenses_nb(st, tab, p):
     """Player ``p`` spends lenses at an altar to summon Eye of Cthulhu (TR-393, TR-397).
 
@@ -373,7 +373,7 @@ def spend_lenses_nb(st, tab, p):
     return True
 
 
-@njit
+@njit(refcount=False)
 def use_voodoo_nb(st, tab, p):
     """Player ``p`` discards the Guide Voodoo Doll next to lava: Wall of Flesh (TR-396).
 
@@ -417,7 +417,7 @@ def _nearest_empty_nb(grid, tiles, ar, ac):
     return -1, -1
 
 
-@njit
+@njit(refcount=False)
 def spawn_pending_boss_nb(st, tab):
     """Spawn the lowest-numbered pending boss, unless a boss is in play (TR-398..403).
 
@@ -476,7 +476,7 @@ def spawn_pending_boss_nb(st, tab):
 
 
 # --- behaviour --------------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def boss_flags_nb(st, tab):
     """``(move, short, ranged)`` of the face-up Behaviour card (1 or 0); zeros with no boss.
 
@@ -495,7 +495,7 @@ def boss_flags_nb(st, tab):
     return move, short, ranged
 
 
-@njit
+@njit(refcount=False)
 def boss_summon_nb(st, tab, n):
     """Spawn ``n`` enemies next to the boss (``SPECIAL.SPAWN``, TR-408); how many spawned.
 
@@ -524,7 +524,7 @@ def boss_summon_nb(st, tab, n):
     return got
 
 
-@njit
+@njit(refcount=False)
 def boss_ranged_spawn_nb(st, tab):
     """The face-up card spawns an enemy instead of its ranged attack (TR-408): spawn it.
 
@@ -540,7 +540,7 @@ def boss_ranged_spawn_nb(st, tab):
     return boss_summon_nb(st, tab, 1)
 
 
-@njit
+@njit(refcount=False)
 def boss_special_nb(st, tab):
     """The boss's special ability, first thing in the enemy turn (TR-406).
 
@@ -582,7 +582,7 @@ def boss_special_nb(st, tab):
     return 0
 
 
-@njit
+@njit(refcount=False)
 def boss_end_turn_nb(st, tab):
     """After all enemy attacks: discard the face-up Behaviour card, turn the next (TR-409).
 
@@ -608,7 +608,7 @@ def _drop_rows_nb(grid, tiles, r, c):
     return n
 
 
-@njit
+@njit(refcount=False)
 def displace_nb(st, tab, j):
     """Displace piece ``j`` from its square (the boss is stepping in; TR-139..142).
 
@@ -661,7 +661,7 @@ def displace_nb(st, tab, j):
     return best
 
 
-@njit
+@njit(refcount=False)
 def boss_step_nb(st, tab, dr, dc):
     """The boss makes one step (dr, dc), displacing a piece in the square it enters.
 
@@ -697,7 +697,7 @@ def boss_step_nb(st, tab, dr, dc):
     return True
 
 
-@njit
+@njit(refcount=False)
 def boss_move_nb(st, tab):
     """The boss's move in the enemy turn (TR-405, TR-138..141), when its card says move.
 
@@ -744,7 +744,7 @@ def boss_move_nb(st, tab):
 
 
 # --- wounds, defeat and loot ------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def wound_boss_nb(st, tab, p, wounds):
     """Player ``p`` inflicts ``wounds`` wounds on the boss in play (TR-412..415, TR-425).
 

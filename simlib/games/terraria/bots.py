@@ -188,7 +188,7 @@ BOTS = {
 
 
 # --- before drawing ----------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def gear_up_nb(st, tab, p):
     """Best owned equipment on top of each slot and best owned armor worn (TR-208, TR-218).
 
@@ -205,7 +205,7 @@ def gear_up_nb(st, tab, p):
         engine._wear_armor_nb(st, tab, p, best)
 
 
-@njit
+@njit(refcount=False)
 def _best_gear_nb(st, tab, q, slot):
     """The ``st.owned`` column :func:`gear_up_nb` puts on top of ``q``'s ``slot``.
 
@@ -230,7 +230,7 @@ def _best_gear_nb(st, tab, q, slot):
     return -1 if best < 0 else n_eq + best
 
 
-@njit
+@njit(refcount=False)
 def _gear_tier_nb(tab, col):
     """Tier of ``st.owned`` column ``col`` (an equipment card, then the armor sets); -1 for -1."""
     n_eq = tab.equip.shape[0]
@@ -241,7 +241,7 @@ def _gear_tier_nb(tab, col):
     return tab.armor[col - n_eq, AR.TIER]
 
 
-@njit
+@njit(refcount=False)
 def gift_phase_nb(st, tab, bp):
     """The round's gifts of equipment and armor, before anyone draws (TR-209, TR-219).
 
@@ -294,7 +294,7 @@ def gift_phase_nb(st, tab, bp):
             return
 
 
-@njit
+@njit(refcount=False)
 def _enemy_near_nb(st, p, radius):
     r = st.pieces[p, PC.ROW]
     c = st.pieces[p, PC.COL]
@@ -307,7 +307,7 @@ def _enemy_near_nb(st, p, radius):
     return False
 
 
-@njit
+@njit(refcount=False)
 def draw_and_play_nb(st, tab, p, bp):
     """Draw the hand and play it (TR-091..112). Returns False if the character died."""
     limit = engine.hand_limit_nb(st, tab, p)
@@ -333,7 +333,7 @@ def draw_and_play_nb(st, tab, p, bp):
 
 
 # --- free actions ---------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _heal_nb(st, tab, p, bp):
     ch = st.chars[p]
     if ch[CH.HP] > bp[BP.HEAL_AT] or ch[CH.HP] >= ch[CH.MAXHP]:
@@ -348,7 +348,7 @@ def _heal_nb(st, tab, p, bp):
         engine.nurse_nb(st, tab, p)
 
 
-@njit
+@njit(refcount=False)
 def _team_wood_nb(st, tab):
     n = 0
     wood = tab.rules[RU.WOOD]
@@ -357,7 +357,7 @@ def _team_wood_nb(st, tab):
     return n
 
 
-@njit
+@njit(refcount=False)
 def _worth_crafting_nb(st, tab, p, kind, item):
     """Cheap pre-check before ``engine.can_craft_nb``.
 
@@ -386,7 +386,7 @@ def _worth_crafting_nb(st, tab, p, kind, item):
     return engine.team_has_nb(st.inv, st.chars, g[G.PLAYERS], tab.armor_recipe[item])
 
 
-@njit
+@njit(refcount=False)
 def craft_all_nb(st, tab, p):
     """Craft every item that beats what ``p`` has on top of its slot / wears (by tier)."""
     for e in range(tab.equip.shape[0]):
@@ -397,7 +397,7 @@ def craft_all_nb(st, tab, p):
             engine.craft_nb(st, tab, p, 1, a)
 
 
-@njit
+@njit(refcount=False)
 def build_all_nb(st, tab, p):
     """Build every house the team can pay for, in data order, where one fits beside ``p``."""
     if not st.chars[p, CH.IN_WORLD]:
@@ -420,7 +420,7 @@ def build_all_nb(st, tab, p):
                     break
 
 
-@njit
+@njit(refcount=False)
 def shop_nb(st, tab, p, bp):
     """Buy inventory slots when full, then action cards while coins last past the reserve.
 
@@ -460,7 +460,7 @@ def shop_nb(st, tab, p, bp):
             return
 
 
-@njit
+@njit(refcount=False)
 def free_actions_nb(st, tab, p, bp):
     """The free actions of a turn (no action points): house bonuses, heal, shop, craft, build."""
     if not st.chars[p, CH.IN_WORLD] or st.g[G.OVER] != 0:
@@ -474,7 +474,7 @@ def free_actions_nb(st, tab, p, bp):
 
 
 # --- house bonuses: the placed bottle and the cooking pot (TR-253, TR-255) -------------------
-@njit
+@njit(refcount=False)
 def mana_hungry_nb(st, tab, p):
     """True when ``p`` has a use for more mana now.
 
@@ -495,14 +495,14 @@ def mana_hungry_nb(st, tab, p):
     return False
 
 
-@njit
+@njit(refcount=False)
 def _last_turn_of_day_nb(st, tab):
     """True when the next time track space is a sunrise (today's bonuses are lost then)."""
     n = tab.time_track.shape[0]
     return tab.time_track[(st.g[G.TIME] + 1) % n, TT.SUNRISE] != 0
 
 
-@njit
+@njit(refcount=False)
 def food_value_nb(st, tab, p, token, w):
     """What eating food token ``token`` is worth to ``p`` now (0.0: nothing).
 
@@ -528,7 +528,7 @@ def food_value_nb(st, tab, p, token, w):
     return 0.1 * engine.reward_value_nb(tab, tab.food[token])
 
 
-@njit
+@njit(refcount=False)
 def eat_best_nb(st, tab, p, w):
     """Eat the food token worth most to ``p`` (:func:`food_value_nb`), once a day (TR-255).
 
@@ -563,7 +563,7 @@ def eat_best_nb(st, tab, p, w):
     return 0
 
 
-@njit
+@njit(refcount=False)
 def _bottle_pick_nb(st, tab, kind):
     """The bottle potion of ``kind`` (0 health, 1 mana, 2 other) left in the supply, -1 none.
 
@@ -590,7 +590,7 @@ def _bottle_pick_nb(st, tab, kind):
     return best
 
 
-@njit
+@njit(refcount=False)
 def take_bottle_nb(st, tab, p, w):
     """Take the placed bottle's potion for ``p`` when ``p`` needs it (TR-253, once a day).
 
@@ -629,7 +629,7 @@ def take_bottle_nb(st, tab, p, w):
     return engine.use_bottle_nb(st, tab, p, c)
 
 
-@njit
+@njit(refcount=False)
 def drink_potions_nb(st, tab, p, w):
     """Drink one held bottle potion that does not heal (healing is :func:`_heal_nb`'s).
 
@@ -654,7 +654,7 @@ def drink_potions_nb(st, tab, p, w):
     return 0
 
 
-@njit
+@njit(refcount=False)
 def house_bonuses_nb(st, tab, p, w):
     """The placed bottle and the cooking pot for ``p`` (free actions; TR-253..257, TR-357).
 
@@ -682,8 +682,7 @@ def _landing_nb(grid, tiles, r, c):
 def _dig_ap_nb(grid, res_dig, rate, r, c):
     """Action points to dig the block at (r, c) at ``rate`` dig per point (-1: cannot).
 
-    The hot helpers of the search take plain arrays: a numba call that passes the whole
-    ``State`` / ``Tables`` costs microseconds.
+    The hot helpers of the search take plain arrays, not the whole ``State`` / ``Tables``.
     """
     if rate <= 0:
         return -1
@@ -707,7 +706,7 @@ def _known_nb(grid, tiles, r, c):
     return tiles[TP.KNOWN, r // (rows // LAYERS), c // (cols // TILE_COLS)] != 0
 
 
-@njit
+@njit(refcount=False)
 def search_nb(st, tab, p, budget, fall_pen):
     """Cheapest action-point cost from ``p`` to every square it can stand in (bounded).
 
@@ -870,7 +869,7 @@ def _square_value_nb(grid, tiles, pieces, res_dig, res_struct, r, c, bp, wood_sh
     return v
 
 
-@njit
+@njit(refcount=False)
 def pick_goal_nb(st, tab, p, bp, n):
     """The square of best value per cost among those the last search reached (-1: none)."""
     wood_short = _team_wood_nb(st, tab) < bp[BP.WOOD_TARGET]
@@ -903,7 +902,7 @@ def _pick_goal_nb(grid, tiles, pieces, bdist, bqueue, res_dig, res_struct, r0, c
     return best
 
 
-@njit
+@njit(refcount=False)
 def first_move_nb(st, p, goal):
     """The first hop ``(dr, dc, dug)`` on the cheapest way to ``goal``; ``dr = -2``: none."""
     cols = st.grid.shape[2]
@@ -923,7 +922,7 @@ def first_move_nb(st, p, goal):
 
 
 # --- action points --------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _adjacent_acts_nb(st, tab, p, bp):
     """One action on something next to ``p`` (or in weapon reach). True if one was taken."""
     r = st.pieces[p, PC.ROW]
@@ -954,7 +953,7 @@ def _adjacent_acts_nb(st, tab, p, bp):
     if fight and (ch[CH.AP] > 0 or ch[CH.MANA] > 0):
         best = -1
         bl = 1 << 20
-        pieces = st.pieces  # read once: each read of a struct field is reference-counted
+        pieces = st.pieces  # read once
         chars = st.chars
         grid = st.grid
         tiles = st.tiles
@@ -998,7 +997,7 @@ def _adjacent_acts_nb(st, tab, p, bp):
     return False
 
 
-@njit
+@njit(refcount=False)
 def spend_points_nb(st, tab, p, bp):
     """Spend ``p``'s action points (and converted dig/chop) as the module docstring says."""
     cols = st.grid.shape[2]
@@ -1053,7 +1052,7 @@ def spend_points_nb(st, tab, p, bp):
 
 
 # --- the current objectives -----------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def turn_weights_nb(st, tab, p, bp, w):
     """The turn's working weights ``w``: ``bp`` with the current objectives' goals boosted.
 
@@ -1129,7 +1128,7 @@ def turn_weights_nb(st, tab, p, bp, w):
     w[BP.MAX_LAYER] = min(max(w[BP.MAX_LAYER], 0), LAYERS - 1)
 
 
-@njit
+@njit(refcount=False)
 def _res_worth_nb(tab, res, w):
     """How much the bots value one unit of resource ``res`` (to choose what to give up)."""
     if res <= 0:
@@ -1147,7 +1146,7 @@ def _res_worth_nb(tab, res, w):
     return 1.0
 
 
-@njit
+@njit(refcount=False)
 def make_room_nb(st, tab, p, res, w):
     """Make room for a wanted ``res``: on the team first, else by giving up a type.
 
@@ -1186,7 +1185,7 @@ def make_room_nb(st, tab, p, res, w):
     return True
 
 
-@njit
+@njit(refcount=False)
 def _pass_a_slot_nb(st, p):
     """``p`` gives the units of its smallest slot whose type teammates have room for.
 
@@ -1220,7 +1219,7 @@ def _pass_a_slot_nb(st, p):
     return left == 0
 
 
-@njit
+@njit(refcount=False)
 def place_for_objectives_nb(st, tab, p, w):
     """Place platforms or ropes while an objective asks for them (TR-221, TR-225).
 
@@ -1250,7 +1249,7 @@ def place_for_objectives_nb(st, tab, p, w):
 
 
 # --- the whole turn ----------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def player_turn_nb(st, tab, p, bot_id, bp):
     """Player ``p``'s turn (TR-091..112 and the actions), by the bot's weights."""
     if st.g[G.OVER] != 0:

@@ -40,7 +40,7 @@ __all__ = [
 ]
 
 
-@njit
+@njit(refcount=False)
 def setup_deck_nb(st, tab, p):
     """Player ``p``'s starting deck of 8, shuffled into the draw pile (TR-030, TR-032)."""
     n = tab.start_deck.shape[0]
@@ -52,7 +52,7 @@ def setup_deck_nb(st, tab, p):
     shuffle_nb(st.deck[p, PILE.DRAW], n, st.rng)
 
 
-@njit
+@njit(refcount=False)
 def _move_nb(st, p, src, i, dst):
     """Move the card at index ``i`` of pile ``src`` to the top of pile ``dst``."""
     n = st.npile[p, src]
@@ -66,7 +66,7 @@ def _move_nb(st, p, src, i, dst):
     return card
 
 
-@njit
+@njit(refcount=False)
 def draw_one_nb(st, p):
     """Draw the top card of ``p``'s draw pile into hand; reshuffle the discards if empty.
 
@@ -84,7 +84,7 @@ def draw_one_nb(st, p):
     return _move_nb(st, p, PILE.DRAW, st.npile[p, PILE.DRAW] - 1, PILE.HAND)
 
 
-@njit
+@njit(refcount=False)
 def draw_hand_nb(st, p, limit, take_ready):
     """Draw up to ``limit`` cards; the ready slot's card first when ``take_ready`` (TR-095).
 
@@ -106,7 +106,7 @@ def draw_hand_nb(st, p, limit, take_ready):
     return got
 
 
-@njit
+@njit(refcount=False)
 def play_card_nb(st, tab, p, i, option_b):
     """Play hand card ``i`` of player ``p`` into the play area and take its icons.
 
@@ -137,7 +137,7 @@ def play_card_nb(st, tab, p, i, option_b):
     return c[CF.HURT]
 
 
-@njit
+@njit(refcount=False)
 def ready_card_nb(st, p, i):
     """Put hand card ``i`` into the ready slot (TR-108..110); an old card there is discarded."""
     n = st.npile[p, PILE.HAND]
@@ -152,7 +152,7 @@ def ready_card_nb(st, p, i):
     st.ready[p] = card
 
 
-@njit
+@njit(refcount=False)
 def end_round_cards_nb(st, p):
     """The play area (and any card left in hand) goes to the discard pile (TR-105, TR-112)."""
     for src in (PILE.PLAY, PILE.HAND):
@@ -164,7 +164,7 @@ def end_round_cards_nb(st, p):
         st.npile[p, src] = 0
 
 
-@njit
+@njit(refcount=False)
 def discard_all_nb(st, p):
     """Death step 2 (TR-292, TR-293): hand, play area and ready slot to the discard pile.
 
@@ -179,7 +179,7 @@ def discard_all_nb(st, p):
     shuffle_nb(st.deck[p, PILE.DISCARD], st.npile[p, PILE.DISCARD], st.rng)
 
 
-@njit
+@njit(refcount=False)
 def cards_held_nb(st, p):
     """Cards player ``p`` owns across every pile and the ready slot."""
     n = st.npile[p, PILE.DRAW] + st.npile[p, PILE.DISCARD]
@@ -187,7 +187,7 @@ def cards_held_nb(st, p):
     return n + (1 if st.ready[p] >= 0 else 0)
 
 
-@njit
+@njit(refcount=False)
 def gain_card_nb(st, p, card):
     """Player ``p`` gains ``card`` from the supply into the discard pile (TR-096).
 
@@ -204,7 +204,7 @@ def gain_card_nb(st, p, card):
     return True
 
 
-@njit
+@njit(refcount=False)
 def push_debuff_nb(st, p, card):
     """A debuff card on top of ``p``'s draw pile (TR-342); False when none is left."""
     if st.supply[SUP.CARDS, card] <= 0 or cards_held_nb(st, p) >= st.deck.shape[2]:
@@ -216,7 +216,7 @@ def push_debuff_nb(st, p, card):
     return True
 
 
-@njit
+@njit(refcount=False)
 def scrap_card_nb(st, tab, p, pile, i):
     """Remove card ``i`` of ``pile`` from the game (TR-384); a debuff returns to its pile."""
     n = st.npile[p, pile]
@@ -229,7 +229,7 @@ def scrap_card_nb(st, tab, p, pile, i):
     return card
 
 
-@njit
+@njit(refcount=False)
 def scrap_debuffs_nb(st, tab, p):
     """Scrap every debuff card from ``p``'s hand, discard and draw piles (Nurse, TR-371).
 

@@ -188,7 +188,7 @@ def alloc_state_nb(tab):
     )
 
 
-@njit
+@njit(refcount=False)
 def _wear_armor_nb(st, tab, p, a):
     """Player ``p`` wears armor set ``a`` (-1: none); maxima follow its bonuses (TR-216)."""
     ch = st.chars[p]
@@ -204,7 +204,7 @@ def _wear_armor_nb(st, tab, p, a):
     ch[CH.MANA] = min(ch[CH.MANA], ch[CH.MAXMANA])
 
 
-@njit
+@njit(refcount=False)
 def setup_nb(st, tab, cfg, seed, index):
     """Set up game ``index``: world, table state, characters, decks (rulebook Setup)."""
     seed_state_nb(seed, index, st.rng)
@@ -312,12 +312,12 @@ def setup_nb(st, tab, cfg, seed, index):
     _clear_events_nb(st)
 
 
-@njit
+@njit(refcount=False)
 def _clear_events_nb(st):
     st.tally[:] = 0
 
 
-@njit
+@njit(refcount=False)
 def _place_character_nb(st, tab, p, r, c):
     place_piece_nb(
         st.grid,
@@ -335,7 +335,7 @@ def _place_character_nb(st, tab, p, r, c):
 
 
 # --- derived numbers -----------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def hand_limit_nb(st, tab, p):
     """Character card's hand limit plus the bonuses of top equipment and worn armor (TR-092)."""
     ch = st.chars[p]
@@ -349,7 +349,7 @@ def hand_limit_nb(st, tab, p):
     return n
 
 
-@njit
+@njit(refcount=False)
 def attack_icons_nb(st, tab, p):
     """Attack icons of ``p``: cards in play, minion and worn armor (TR-276, TR-361)."""
     ch = st.chars[p]
@@ -361,7 +361,7 @@ def attack_icons_nb(st, tab, p):
     return n
 
 
-@njit
+@njit(refcount=False)
 def spend_coins_nb(st, p, n):
     """Pay ``n`` coins: this turn's coin icons first, then the dial (TR-101). False if short."""
     ch = st.chars[p]
@@ -373,7 +373,7 @@ def spend_coins_nb(st, p, n):
     return True
 
 
-@njit
+@njit(refcount=False)
 def gain_coins_nb(st, p, n):
     """Coins onto ``p``'s dial, up to 25 (TR-195); the excess to teammates (TR-196, TR-197).
 
@@ -384,7 +384,7 @@ def gain_coins_nb(st, p, n):
 
 
 # --- after every action: falls, cobwebs, discoveries ------------------------------------------
-@njit
+@njit(refcount=False)
 def settle_nb(st, tab, p):
     """Resolve what the last movement action of player ``p`` caused (written into ``st``).
 
@@ -418,12 +418,12 @@ def settle_nb(st, tab, p):
 
 
 # --- the player's actions -------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _can_act_nb(st, p):
     return st.g[G.OVER] == 0 and st.chars[p, CH.IN_WORLD] != 0
 
 
-@njit
+@njit(refcount=False)
 def step_action_nb(st, tab, p, dr, dc):
     """Spend 1 action point to move 1 square (TR-113..125); then settle falls and finds."""
     if not _can_act_nb(st, p) or st.chars[p, CH.AP] < 1:
@@ -437,7 +437,7 @@ def step_action_nb(st, tab, p, dr, dc):
     return True
 
 
-@njit
+@njit(refcount=False)
 def rope_action_nb(st, tab, p, rr, cc, target):
     """Climb the rope hanging from (rr, cc) to row ``target`` (1 AP per 2 squares, TR-228)."""
     if not _can_act_nb(st, p):
@@ -457,7 +457,7 @@ def rope_action_nb(st, tab, p, rr, cc, target):
     return True
 
 
-@njit
+@njit(refcount=False)
 def dig_action_nb(st, tab, p, r, c):
     """Dig the adjacent block at (r, c) with the pickaxe (TR-170..182).
 
@@ -509,7 +509,7 @@ def dig_action_nb(st, tab, p, r, c):
     return True
 
 
-@njit
+@njit(refcount=False)
 def chop_action_nb(st, tab, p, r, c):
     """Chop the tree or cactus shown at (r, c) with the axe (TR-161..169); Wood when done.
 
@@ -554,7 +554,7 @@ def target_defense_nb(st, tab, k):
     return tab.enemies[e, EN.DEF0 : EN.DEF0 + tab.enemies[e, EN.NDEF]]
 
 
-@njit
+@njit(refcount=False)
 def can_attack_nb(st, tab, p, k):
     """True when ``p``'s weapon reaches enemy or boss ``k`` now (TR-258..272), costs aside."""
     return weapon_reaches_nb(st.pieces, st.chars, st.grid, st.tiles, tab.equip, p, k)
@@ -584,7 +584,7 @@ def weapon_reaches_nb(pieces, chars, grid, tiles, equip, p, k):
     return True
 
 
-@njit
+@njit(refcount=False)
 def attack_action_nb(st, tab, p, k):
     """One attack with the top weapon on piece ``k`` (TR-258..283, TR-354, TR-412).
 
@@ -620,7 +620,7 @@ def attack_action_nb(st, tab, p, k):
     return wounds
 
 
-@njit
+@njit(refcount=False)
 def collect_action_nb(st, tab, p, k):
     """Collect the adjacent life crystal or fallen star ``k`` (free, TR-305, TR-306, TR-359)."""
     if not _can_act_nb(st, p):
@@ -631,7 +631,7 @@ def collect_action_nb(st, tab, p, k):
     return ok
 
 
-@njit
+@njit(refcount=False)
 def summon_nb(st, tab, p):
     """Pay mana to summon the minion of ``p``'s top Other or weapon card (TR-360..363).
 
@@ -665,7 +665,7 @@ def summon_nb(st, tab, p):
     return False
 
 
-@njit
+@njit(refcount=False)
 def best_chest_card_nb(st, tab, cand, n, layer):
     """Index into ``cand`` of the drawn chest card whose reward is worth most (a bot rule)."""
     best = 0
@@ -678,7 +678,7 @@ def best_chest_card_nb(st, tab, cand, n, layer):
     return best
 
 
-@njit
+@njit(refcount=False)
 def reward_value_nb(tab, rw):
     """A rough worth of a reward to the bots (they pick chest cards by it)."""
     kind = rw[RW.KIND]
@@ -752,7 +752,7 @@ def open_chest_nb(st, tab, p, r, c):
 
 
 # --- crafting, building, buying ---------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _team_has_nb(st, tab, p, recipe):
     """True when ``p`` plus donations from the others can pay ``recipe`` (TR-198)."""
     return team_has_nb(st.inv, st.chars, st.g[G.PLAYERS], recipe)
@@ -773,7 +773,7 @@ def team_has_nb(inv, chars, players, recipe):
     return True
 
 
-@njit
+@njit(refcount=False)
 def _team_pay_nb(st, tab, p, recipe):
     """Pay ``recipe``: from ``p`` first, then from the others in seat order (TR-198)."""
     for i in range(recipe.shape[0]):
@@ -792,12 +792,12 @@ def _team_pay_nb(st, tab, p, recipe):
             q = (q + 1) % st.g[G.PLAYERS]
 
 
-@njit
+@njit(refcount=False)
 def _stations_ok_nb(st, need):
     return (st.g[G.STATIONS] & need) == need
 
 
-@njit
+@njit(refcount=False)
 def can_craft_nb(st, tab, p, kind, item):
     """True when ``p`` may craft equipment (kind 0) or armor (kind 1) ``item`` now."""
     if kind == 0:
@@ -821,21 +821,21 @@ def can_craft_nb(st, tab, p, kind, item):
     return _team_has_nb(st, tab, p, tab.armor_recipe[item])
 
 
-@njit
+@njit(refcount=False)
 def _take_equip_nb(st, tab, p, e):
     """``p`` gets equipment card ``e``; it goes on top of its slot (TR-206, TR-211)."""
     st.owned[p, e] += 1
     st.chars[p, CH.WEAPON + tab.equip[e, EQ.SLOT]] = e
 
 
-@njit
+@njit(refcount=False)
 def _take_armor_nb(st, tab, p, a):
     """``p`` gets armor set ``a`` and wears it (TR-214: the old set is kept)."""
     st.owned[p, tab.equip.shape[0] + a] += 1
     _wear_armor_nb(st, tab, p, a)
 
 
-@njit
+@njit(refcount=False)
 def best_owned_equip_nb(st, tab, p, slot):
     """The best equipment card of ``slot`` that ``p`` owns, -1 when none. Read only.
 
@@ -850,7 +850,7 @@ def best_owned_equip_nb(st, tab, p, slot):
     return best
 
 
-@njit
+@njit(refcount=False)
 def can_give_gear_nb(st, p, q):
     """True while ``p`` may give ``q`` an equipment card or an armor set. Read only.
 
@@ -866,7 +866,7 @@ def can_give_gear_nb(st, p, q):
     return (g[G.DRAWN] & ((1 << p) | (1 << q))) == 0
 
 
-@njit
+@njit(refcount=False)
 def give_equip_nb(st, tab, p, q, e):
     """Player ``p`` gives player ``q`` one copy of equipment card ``e`` (TR-209, TR-210).
 
@@ -889,7 +889,7 @@ def give_equip_nb(st, tab, p, q, e):
     return 1
 
 
-@njit
+@njit(refcount=False)
 def give_armor_nb(st, tab, p, q, a):
     """Player ``p`` gives player ``q`` one copy of armor set ``a`` (TR-219, TR-220).
 
@@ -911,7 +911,7 @@ def give_armor_nb(st, tab, p, q, a):
     return 1
 
 
-@njit
+@njit(refcount=False)
 def craft_nb(st, tab, p, kind, item):
     """Craft equipment (kind 0, TR-200..211) or an armor set (kind 1, TR-212..216)."""
     if not _can_act_nb(st, p) or not can_craft_nb(st, tab, p, kind, item):
@@ -930,7 +930,7 @@ def craft_nb(st, tab, p, kind, item):
     return True
 
 
-@njit
+@njit(refcount=False)
 def house_fits_nb(st, tab, p, hid, r, c):
     """True when house ``hid`` can stand with its top-left square at (r, c) (TR-235, TR-239).
 
@@ -964,7 +964,7 @@ def house_fits_nb(st, tab, p, hid, r, c):
     return near
 
 
-@njit
+@njit(refcount=False)
 def can_build_nb(st, tab, p, hid):
     """True when house ``hid`` may be built now, placement aside (TR-233, TR-234, TR-252)."""
     built = st.cnt[CNT.HOUSE + hid]
@@ -986,7 +986,7 @@ def can_build_nb(st, tab, p, hid):
     return _team_has_nb(st, tab, p, tab.house_recipe[hid])
 
 
-@njit
+@njit(refcount=False)
 def build_house_nb(st, tab, p, hid, r, c):
     """Build house ``hid`` with its top-left square at (r, c) (TR-233..257).
 
@@ -1034,7 +1034,7 @@ def build_house_nb(st, tab, p, hid, r, c):
     return True
 
 
-@njit
+@njit(refcount=False)
 def buy_card_nb(st, tab, p, shop):
     """Buy an action card from the Guide or the Merchant.
 
@@ -1077,7 +1077,7 @@ def buy_card_nb(st, tab, p, shop):
     return True
 
 
-@njit
+@njit(refcount=False)
 def buy_slot_nb(st, tab, p):
     """Buy the next inventory slot: the 5th for 15 coins, then the 6th for 25 (TR-186, 187)."""
     ch = st.chars[p]
@@ -1090,7 +1090,7 @@ def buy_slot_nb(st, tab, p):
     return True
 
 
-@njit
+@njit(refcount=False)
 def nurse_nb(st, tab, p):
     """Pay the Nurse: full health and every debuff card scrapped (TR-371)."""
     if not _can_act_nb(st, p) or not st.g[G.NPCS] & (1 << NPC.NURSE):
@@ -1104,7 +1104,7 @@ def nurse_nb(st, tab, p):
     return True
 
 
-@njit
+@njit(refcount=False)
 def use_consumable_nb(st, tab, p, c):
     """Discard consumable ``c`` for its effect (TR-386..390); it returns to the deck."""
     if not _can_act_nb(st, p) or st.held[p, c] <= 0:
@@ -1137,7 +1137,7 @@ def use_consumable_nb(st, tab, p, c):
     return True
 
 
-@njit
+@njit(refcount=False)
 def recall_nb(st, tab, p):
     """Move ``p`` to the Surface Forest or a bed house (TR-389, TR-256)."""
     r, c = life.respawn_square_nb(st, tab)
@@ -1149,7 +1149,7 @@ def recall_nb(st, tab, p):
     settle_nb(st, tab, p)
 
 
-@njit
+@njit(refcount=False)
 def place_platform_action_nb(st, tab, p, slot):
     """Pay 1 Wood for a platform at position ``slot`` of the diagram (TR-221..224)."""
     if not _can_act_nb(st, p):
@@ -1166,7 +1166,7 @@ def place_platform_action_nb(st, tab, p, slot):
     return True
 
 
-@njit
+@njit(refcount=False)
 def place_rope_action_nb(st, tab, p, rr, cc):
     """Place a rope token next to ``p``: a held token (Journey) or 1 Cobweb (TR-225, 226)."""
     if not _can_act_nb(st, p):
@@ -1187,7 +1187,7 @@ def place_rope_action_nb(st, tab, p, rr, cc):
 
 
 # --- rewards and objectives ---------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def give_reward_nb(st, tab, p, kind, rid, amount):
     """Player ``p`` receives one reward (TR-159: each kind follows its normal rules)."""
     ch = st.chars[p]
@@ -1244,7 +1244,7 @@ def give_reward_nb(st, tab, p, kind, rid, amount):
         ch[CH.MANA] = min(ch[CH.MAXMANA], ch[CH.MANA] + amount)
 
 
-@njit
+@njit(refcount=False)
 def check_objectives_nb(st, tab, p):
     """Complete every current objective whose counter has reached its amount (TR-059..065).
 
@@ -1279,7 +1279,7 @@ def check_objectives_nb(st, tab, p):
                     return
 
 
-@njit
+@njit(refcount=False)
 def _boss_defeated_of_nb(st, tab, spawn):
     for b in range(tab.bosses.shape[0]):
         if tab.bosses[b, BO.SPAWN] == spawn and st.g[G.DEFEATED] & (1 << b):
@@ -1287,7 +1287,7 @@ def _boss_defeated_of_nb(st, tab, spawn):
     return False
 
 
-@njit
+@njit(refcount=False)
 def npc_ready_nb(st, tab, npc):
     """True when NPC ``npc``'s criteria other than a free house are met (TR-370..381)."""
     g = st.g
@@ -1327,7 +1327,7 @@ def npc_ready_nb(st, tab, npc):
     return False
 
 
-@njit
+@njit(refcount=False)
 def check_npcs_nb(st, tab):
     """Cleanup step 3: spawn NPCs whose criteria are met, one per free house (TR-364..368).
 
@@ -1353,7 +1353,7 @@ def check_npcs_nb(st, tab):
 
 
 # --- the round -----------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def preparation_nb(st, tab, bot_ids, bp):
     """Preparation (TR-080..090): the sunrise steps on a sunrise space, then skull spawns."""
     g = st.g
@@ -1380,7 +1380,7 @@ def preparation_nb(st, tab, bot_ids, bp):
         foes.skull_spawn_nb(st, tab)  # TR-090, TR-309
 
 
-@njit
+@njit(refcount=False)
 def from_bots_sunrise_nb(st, tab, p, bot_ids, bp):
     """Goblin Tinkerer and Demolitionist powers for player ``p`` (rules for their choices).
 
@@ -1414,7 +1414,7 @@ def from_bots_sunrise_nb(st, tab, p, bot_ids, bp):
         st.held[p, bomb] += 1
 
 
-@njit
+@njit(refcount=False)
 def _bomb_for_sale_nb(st, tab):
     """The Demolitionist's 10-coin bomb left in the supply (its first in data order), -1 none."""
     for c in range(tab.consumables.shape[0]):
@@ -1423,7 +1423,7 @@ def _bomb_for_sale_nb(st, tab):
     return -1
 
 
-@njit
+@njit(refcount=False)
 def enemy_turn_nb(st, tab):
     """The enemy turn (TR-315, TR-316).
 
@@ -1457,7 +1457,7 @@ def enemy_turn_nb(st, tab):
         bosses.boss_end_turn_nb(st, tab)  # TR-409, TR-410
 
 
-@njit
+@njit(refcount=False)
 def _spawn_on_disc_nb(st, tab):
     """Spawn on tiles a displaced character discovered (TR-144, TR-308)."""
     n = min(st.tally[T.DISCOVERED], st.disc.shape[0])
@@ -1467,7 +1467,7 @@ def _spawn_on_disc_nb(st, tab):
         foes.spawn_discovered_nb(st, tab, n)
 
 
-@njit
+@njit(refcount=False)
 def cleanup_nb(st, tab):
     """Cleanup (TR-349..353): objectives, NPCs, boss criteria, cards, the time token."""
     g = st.g
@@ -1489,7 +1489,7 @@ def cleanup_nb(st, tab):
     g[G.TIME] = (g[G.TIME] + 1) % tab.time_track.shape[0]  # TR-353
 
 
-@njit
+@njit(refcount=False)
 def check_invariants_nb(st, tab):
     """Raise (an exception in a kernel) when a state invariant is broken (tests)."""
     g = st.g
@@ -1542,7 +1542,7 @@ def check_invariants_nb(st, tab):
         raise ValueError("boss piece without a boss")
 
 
-@njit
+@njit(refcount=False)
 def lose_health_nb(st, tab, p, n):
     """``p`` loses ``n`` health (a debuff card played, data); at 0 it dies (TR-290)."""
     if n <= 0 or not st.chars[p, CH.IN_WORLD]:
@@ -1565,7 +1565,7 @@ def boss_loot_nb(st, tab, b):
 
 
 # --- house bonus tokens and mana regained mid-day ------------------------------------------
-@njit
+@njit(refcount=False)
 def use_bottle_nb(st, tab, p, which):
     """Player ``p`` flips the placed bottle's potion token and takes potion ``which``.
 
@@ -1596,7 +1596,7 @@ def use_bottle_nb(st, tab, p, which):
     return 1
 
 
-@njit
+@njit(refcount=False)
 def eat_food_nb(st, tab, p, token):
     """Player ``p`` eats food buff token ``token`` of the cooking pot house (TR-255).
 
@@ -1628,7 +1628,7 @@ def eat_food_nb(st, tab, p, token):
     return 1
 
 
-@njit
+@njit(refcount=False)
 def armor_mana_nb(st, tab, p):
     """At the start of ``p``'s turn its worn armor set regains ``AR.REGEN`` mana (TR-357).
 

@@ -145,7 +145,7 @@ def section_index(biome: int, layer: int) -> int:
 
 
 # --- the tray and spawning ---------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def section_nb(st, r, c):
     """Tray section of square (r, c)'s tile, -1 for an ocean tile. Read only."""
     h = st.grid.shape[1] // LAYERS
@@ -156,7 +156,7 @@ def section_nb(st, r, c):
     return b * LAYERS + r // h
 
 
-@njit
+@njit(refcount=False)
 def reset_tray_nb(st, tab):
     """Every token back in its tray section (setup, TR-030). Writes ``st.tray``."""
     for s in range(st.tray.shape[0]):
@@ -164,7 +164,7 @@ def reset_tray_nb(st, tab):
             st.tray[s, i] = IN_TRAY
 
 
-@njit
+@njit(refcount=False)
 def _free_row_nb(st):
     for k in range(ENEMY_ROW, BOSS_ROW):
         if st.pieces[k, PC.KIND] == KIND.NONE:
@@ -172,7 +172,7 @@ def _free_row_nb(st):
     return -1
 
 
-@njit
+@njit(refcount=False)
 def _visible_nb(st, r, c):
     """A square a token may be placed on: discovered, no block, no house, no piece."""
     h = st.grid.shape[1] // LAYERS
@@ -195,7 +195,7 @@ def _visible_nb(st, r, c):
     return True
 
 
-@njit
+@njit(refcount=False)
 def _count_nb(st, tab, s, night):
     n = 0
     for i in range(tab.tray_n[s]):
@@ -204,7 +204,7 @@ def _count_nb(st, tab, s, night):
     return n
 
 
-@njit
+@njit(refcount=False)
 def spawn_at_nb(st, tab, r, c):
     """Draw a token from the tray section of square (r, c) and place it there (TR-310..314).
 
@@ -260,7 +260,7 @@ def spawn_at_nb(st, tab, r, c):
     return k
 
 
-@njit
+@njit(refcount=False)
 def _spawn_tile_nb(st, tab, layer, tcol):
     h = st.grid.shape[1] // LAYERS
     w = st.grid.shape[2] // TILE_COLS
@@ -272,7 +272,7 @@ def _spawn_tile_nb(st, tab, layer, tcol):
     return n
 
 
-@njit
+@njit(refcount=False)
 def spawn_discovered_nb(st, tab, n):
     """Spawn on the spawn points of the first ``n`` tile positions of ``st.disc`` (TR-308).
 
@@ -284,7 +284,7 @@ def spawn_discovered_nb(st, tab, n):
     return out
 
 
-@njit
+@njit(refcount=False)
 def skull_spawn_nb(st, tab):
     """The skull space's spawning (TR-309, TR-313, TR-090); nothing off a skull space.
 
@@ -313,7 +313,7 @@ def skull_spawn_nb(st, tab):
     return out
 
 
-@njit
+@njit(refcount=False)
 def remove_token_nb(st, tab, k):
     """Token ``k`` leaves the world for its section's discard area, wounds cleared.
 
@@ -336,7 +336,7 @@ def remove_token_nb(st, tab, k):
     return 1
 
 
-@njit
+@njit(refcount=False)
 def sunrise_foes_nb(st, tab):
     """Sunrise step 3: night enemies and fallen stars leave the world (TR-083..085).
 
@@ -356,7 +356,7 @@ def sunrise_foes_nb(st, tab):
 
 
 # --- the enemy turn: moves ---------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _nearest_distance_nb(st, k):
     best = 1 << 30
     for p in range(MAX_PLAYERS):
@@ -370,7 +370,7 @@ def _nearest_distance_nb(st, k):
     return best
 
 
-@njit
+@njit(refcount=False)
 def enemy_moves_nb(st, tab):
     """Every enemy on the world moves once (TR-317..331), nearest a character first.
 
@@ -416,7 +416,7 @@ def enemy_moves_nb(st, tab):
 
 
 # --- the enemy turn: attacks -------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _boss_col_nb(st, col):
     """Column of the boss table for ``col`` (a Form A column) in the boss's current form."""
     if st.g[G.FORM] != 0:
@@ -424,14 +424,14 @@ def _boss_col_nb(st, col):
     return col
 
 
-@njit
+@njit(refcount=False)
 def _natk_nb(st, tab, k):
     if k == BOSS_ROW:
         return tab.bosses[st.pieces[k, PC.TYPE], _boss_col_nb(st, BO.NATK)]
     return tab.enemies[st.pieces[k, PC.TYPE], EN.NATK]
 
 
-@njit
+@njit(refcount=False)
 def _die_nb(st, tab, k, j):
     """Attack die ``j`` of enemy (or boss) row ``k``."""
     if k == BOSS_ROW:
@@ -439,21 +439,21 @@ def _die_nb(st, tab, k, j):
     return tab.enemies[st.pieces[k, PC.TYPE], EN.ATK0 + j]
 
 
-@njit
+@njit(refcount=False)
 def _ranges_nb(st, tab, k):
     if k == BOSS_ROW:
         return tab.bosses[st.pieces[k, PC.TYPE], _boss_col_nb(st, BO.RANGE)]
     return tab.enemies[st.pieces[k, PC.TYPE], EN.RANGE]
 
 
-@njit
+@njit(refcount=False)
 def _debuff_nb(st, tab, k):
     if k == BOSS_ROW:
         return tab.bosses[st.pieces[k, PC.TYPE], _boss_col_nb(st, BO.DEBUFF)]
     return tab.enemies[st.pieces[k, PC.TYPE], EN.DEBUFF]
 
 
-@njit
+@njit(refcount=False)
 def _attacker_nb(st, k, boss_short, boss_ranged):
     """Is row ``k`` an enemy (or an acting boss) that can attack this turn?"""
     if st.pieces[k, PC.KIND] == KIND.NONE:
@@ -463,7 +463,7 @@ def _attacker_nb(st, k, boss_short, boss_ranged):
     return st.pieces[k, PC.ROLE] == ROLE.ENEMY
 
 
-@njit
+@njit(refcount=False)
 def _band_nb(st, tab, k, p, boss_short, boss_ranged):
     """Band in which row ``k`` attacks character ``p``: 1 long, 2 medium, 3 short, 0 none."""
     h = st.grid.shape[1] // LAYERS
@@ -492,7 +492,7 @@ def _band_nb(st, tab, k, p, boss_short, boss_ranged):
     return band
 
 
-@njit
+@njit(refcount=False)
 def _debuff_card_nb(tab, kind):
     for i in range(tab.cards.shape[0]):
         if tab.cards[i, CF.SHOP] == SHOP.DEBUFF and tab.cards[i, CF.DEBUFF] == kind:
@@ -500,7 +500,7 @@ def _debuff_card_nb(tab, kind):
     return -1
 
 
-@njit
+@njit(refcount=False)
 def _add_debuffs_nb(st, tab, p, kind, n):
     """``n`` debuff cards of ``kind`` on top of ``p``'s draw pile (TR-342, TR-217, TR-026)."""
     if kind <= 0 or n <= 0:
@@ -523,7 +523,7 @@ def _add_debuffs_nb(st, tab, p, kind, n):
     return added
 
 
-@njit
+@njit(refcount=False)
 def _roll_nb(st, tab, p, leader, mask):
     """Roll the pool of ``leader`` plus the smallest die of each row in ``mask`` against ``p``.
 
@@ -556,7 +556,7 @@ def _roll_nb(st, tab, p, leader, mask):
     return min(hits, st.chars[p, CH.HP])
 
 
-@njit
+@njit(refcount=False)
 def _resolve_nb(st, tab, p, leader, mask, mob):
     """One enemy roll against ``p``: health, stats, death, debuffs. Returns health lost."""
     lost = _roll_nb(st, tab, p, leader, mask)
@@ -579,7 +579,7 @@ def _resolve_nb(st, tab, p, leader, mask, mob):
     return lost
 
 
-@njit
+@njit(refcount=False)
 def _strength_nb(st, tab, k):
     top = 0
     count = 0
@@ -593,7 +593,7 @@ def _strength_nb(st, tab, k):
     return top, count
 
 
-@njit
+@njit(refcount=False)
 def _smallest_nb(st, tab, k):
     small = 1 << 30
     for j in range(_natk_nb(st, tab, k)):
@@ -601,7 +601,7 @@ def _smallest_nb(st, tab, k):
     return small
 
 
-@njit
+@njit(refcount=False)
 def _extra_nb(st, tab, k):
     """A leader's pool beyond what it would lend: the sum of its dice less its smallest."""
     s = 0
@@ -610,7 +610,7 @@ def _extra_nb(st, tab, k):
     return s - _smallest_nb(st, tab, k)
 
 
-@njit
+@njit(refcount=False)
 def _mob_nb(st, tab, p):
     """The mob against character ``p`` in the short band: ``(leader, others, members)``.
 
@@ -640,7 +640,7 @@ def _mob_nb(st, tab, p):
     return leader, mask, members
 
 
-@njit
+@njit(refcount=False)
 def _bands_nb(st, tab, boss_short, boss_ranged, refresh):
     """Cache in ``st.dist[p, k - ENEMY_ROW]`` the band in which row ``k`` attacks ``p``.
 
@@ -662,7 +662,7 @@ def _bands_nb(st, tab, boss_short, boss_ranged, refresh):
             st.dist[p, k - ENEMY_ROW] = b
 
 
-@njit
+@njit(refcount=False)
 def enemy_attacks_nb(st, tab, boss_short, boss_ranged):
     """The enemy attack step (TR-332..348): long, then medium, then short (mobs).
 
@@ -706,7 +706,7 @@ def enemy_attacks_nb(st, tab, boss_short, boss_ranged):
 
 
 # --- wounds, loot, collecting ------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _king_slime_nb(tab):
     for b in range(tab.bosses.shape[0]):
         if tab.bosses[b, BO.SPAWN] == BOSS_SPAWN.SLIMES:
@@ -714,7 +714,7 @@ def _king_slime_nb(tab):
     return -1
 
 
-@njit
+@njit(refcount=False)
 def slime_slain_nb(st, tab):
     """A slime was defeated: advance the slimes slain meter (TR-075).
 
@@ -733,7 +733,7 @@ def slime_slain_nb(st, tab):
     return 1
 
 
-@njit
+@njit(refcount=False)
 def _voodoo_nb(tab):
     for i in range(tab.consumables.shape[0]):
         if tab.consumables[i, CO.VOODOO] != 0:
@@ -741,7 +741,7 @@ def _voodoo_nb(tab):
     return -1
 
 
-@njit
+@njit(refcount=False)
 def wound_enemy_nb(st, tab, p, k, wounds):
     """Player ``p`` inflicts ``wounds`` on enemy row ``k`` (TR-280..283); loot on defeat.
 
@@ -779,7 +779,7 @@ def wound_enemy_nb(st, tab, p, k, wounds):
     return 1
 
 
-@njit
+@njit(refcount=False)
 def collect_token_nb(st, tab, p, k):
     """Character ``p`` collects the life crystal or fallen star in row ``k`` (TR-305, TR-359).
 

@@ -111,7 +111,7 @@ __all__ = [
 
 
 # --- inventory ---------------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def inventory_count_nb(st, p, res):
     """Units of resource ``res`` (id >= 1) in player ``p``'s usable slots. Read only."""
     return count_units_nb(st.inv, st.chars, p, res)
@@ -127,7 +127,7 @@ def count_units_nb(inv, chars, p, res):
     return n
 
 
-@njit
+@njit(refcount=False)
 def inventory_add_nb(st, p, res, n):
     """Player ``p`` gains up to ``n`` units of resource ``res`` (TR-188..194).
 
@@ -186,7 +186,7 @@ def inventory_add_nb(st, p, res, n):
     return n - left
 
 
-@njit
+@njit(refcount=False)
 def inventory_take_nb(st, p, res, n):
     """Take up to ``n`` units of ``res`` from player ``p``; return the units taken.
 
@@ -212,7 +212,7 @@ def inventory_take_nb(st, p, res, n):
     return n - left
 
 
-@njit
+@njit(refcount=False)
 def add_coins_nb(st, p, n):
     """Player ``p`` gains ``n`` coins up to the dial's 25 (TR-195; the excess is lost, TR-196).
 
@@ -227,7 +227,7 @@ def add_coins_nb(st, p, n):
 
 
 # --- trading (TR-197, TR-199) -------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def room_for_nb(st, q, res):
     """Units of resource ``res`` player ``q`` can take without giving anything up. Read only.
 
@@ -246,7 +246,7 @@ def room_for_nb(st, q, res):
     return n
 
 
-@njit
+@njit(refcount=False)
 def give_resources_nb(st, p, q, res, n):
     """Player ``p`` gives player ``q`` up to ``n`` units of resource ``res`` (TR-197).
 
@@ -268,7 +268,7 @@ def give_resources_nb(st, p, q, res, n):
     return k
 
 
-@njit
+@njit(refcount=False)
 def give_coins_nb(st, p, q, n):
     """Player ``p`` gives player ``q`` up to ``n`` coins from its dial (TR-197, TR-195).
 
@@ -290,7 +290,7 @@ def give_coins_nb(st, p, q, n):
     return k
 
 
-@njit
+@njit(refcount=False)
 def roomiest_teammate_nb(st, p, res):
     """``(q, room)``: the teammate of ``p`` with the most room for ``res``. Read only.
 
@@ -307,7 +307,7 @@ def roomiest_teammate_nb(st, p, res):
     return best, br
 
 
-@njit
+@njit(refcount=False)
 def team_gain_nb(st, p, res, n):
     """Player ``p`` gains ``n`` units of ``res``; what it has no room for goes to teammates.
 
@@ -336,7 +336,7 @@ def team_gain_nb(st, p, res, n):
     return got
 
 
-@njit
+@njit(refcount=False)
 def team_gain_coins_nb(st, p, n):
     """Player ``p`` gains ``n`` coins; what passes its 25 goes to teammates with room.
 
@@ -366,7 +366,7 @@ def team_gain_coins_nb(st, p, n):
     return got
 
 
-@njit
+@njit(refcount=False)
 def top_up_coins_nb(st, p, need, ask):
     """Teammates give ``p`` the coins it lacks for a purchase of ``need`` (TR-197).
 
@@ -418,7 +418,7 @@ def defence_dice_nb(st, tab, p):
 
 
 # --- death and respawn -------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _move_pile_nb(st, p, src, dst):
     n = st.npile[p, src]
     m = st.npile[p, dst]
@@ -430,7 +430,7 @@ def _move_pile_nb(st, p, src, dst):
     st.npile[p, src] = 0
 
 
-@njit
+@njit(refcount=False)
 def die_nb(st, tab, p):
     """Character ``p`` dies (TR-290..298, TR-363, TR-427, TR-430); see the module docstring.
 
@@ -472,7 +472,7 @@ def die_nb(st, tab, p):
     return 1
 
 
-@njit
+@njit(refcount=False)
 def _free_nb(st, r, c):
     """May a character be placed in (r, c): not a block, no piece there."""
     if st.grid[P.SQ, r, c] == SQ.BLOCK or st.grid[P.OCC, r, c] != 0:
@@ -487,7 +487,7 @@ def _free_nb(st, r, c):
     return True
 
 
-@njit
+@njit(refcount=False)
 def _place_character_nb(st, p, r, c):
     ok = place_piece_nb(
         st.grid, st.tiles, st.mini, st.pieces, p, KIND.CHARACTER, r, c, st.falls, st.disc,
@@ -502,7 +502,7 @@ def _place_character_nb(st, p, r, c):
     return ok
 
 
-@njit
+@njit(refcount=False)
 def respawn_square_nb(st, tab):
     """Where a character respawns now: ``(row, col)``, or ``(-1, -1)`` if nowhere. Read only.
 
@@ -553,7 +553,7 @@ def respawn_square_nb(st, tab):
     return -1, -1
 
 
-@njit
+@njit(refcount=False)
 def respawn_nb(st, tab, p):
     """Character ``p``, dead, returns to the world at full health (TR-299..302).
 
@@ -574,7 +574,7 @@ def respawn_nb(st, tab, p):
 
 
 # --- fall damage -------------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def resolve_falls_nb(st, tab, first):
     """Roll fall damage for the character fall events ``first ..`` of ``st.falls``.
 

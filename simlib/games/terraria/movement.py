@@ -305,7 +305,7 @@ def step_nb(grid, tiles, mini, pieces, k, dr, dc, falls, disc, tally):
     return True
 
 
-@njit
+@njit(refcount=False)
 def fall_hurts_nb(defense, squares, cobweb, fall_damage, state):
     """Roll fall damage for a character's fall: 1 if it loses a health, else 0.
 
@@ -623,7 +623,7 @@ def butterfly_squares_nb(grid, out):
     return n
 
 
-@njit
+@njit(refcount=False)
 def apply_fall_damage_nb(
     falls, n_falls, pieces, defense, n_defense, health, fall_damage, state, counts
 ):

@@ -632,7 +632,7 @@ def compile_world(data: dict[str, Any]) -> tuple:
 
 
 # --- per game ---------------------------------------------------------------------------------
-@njit
+@njit(refcount=False)
 def _lay_tile_nb(tpl, t, layer, tcol, grid):
     h = tpl.shape[2]
     w = tpl.shape[3]
