@@ -248,3 +248,52 @@ def test_threads_calling_a_kernel_first_share_one_compiled_twin(monkeypatch):
     assert len(made) == 1  # one dispatcher made ...
     assert len(seen) == 8 and all(d is seen[0] for d in seen)  # ... and shared
     assert kernel(np.int64(2)) == 6
+
+
+def _borrowing_kernels_assigning_fields(source: str, name: str) -> list[str]:
+    """``file:line kernel`` for each ``njit(refcount=False)`` kernel that assigns an attribute."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        borrowing = any(
+            isinstance(d, ast.Call) and getattr(d.func, "id", "") == "njit"
+            and any(k.arg == "refcount" and isinstance(k.value, ast.Constant)
+                    and k.value.value is False for k in d.keywords)
+            for d in node.decorator_list)
+        if not borrowing:
+            continue
+        for sub in ast.walk(node):
+            targets = sub.targets if isinstance(sub, ast.Assign) else (
+                [sub.target] if isinstance(sub, (ast.AugAssign, ast.AnnAssign)) else [])
+            for t in targets:
+                for part in ast.walk(t):
+                    if isinstance(part, ast.Attribute) and isinstance(part.ctx, ast.Store):
+                        found.append(f"{name}:{part.lineno} {node.name}")
+    return found
+
+
+def test_no_borrowing_kernel_assigns_a_struct_field():
+    # a borrowing kernel skips the counts an assignment to a StructRef field needs (the old
+    # value's release, the new one's hold): the module docstring forbids it, this enforces it
+    from pathlib import Path
+
+    root = Path(jit.__file__).resolve().parents[1]
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        found += _borrowing_kernels_assigning_fields(path.read_text(), str(path.relative_to(root)))
+    assert found == []
+
+
+def test_the_field_assignment_check_can_fail():
+    bad = (
+        "@njit(refcount=False)\n"
+        "def k(st, a):\n"
+        "    st.grid = a\n"
+        "@njit\n"
+        "def fine(st, a):\n"
+        "    st.grid = a\n"
+    )
+    assert _borrowing_kernels_assigning_fields(bad, "bad.py") == ["bad.py:3 k"]
