@@ -959,18 +959,27 @@ def _adjacent_acts_nb(st, tab, p, bp):
         tiles = st.tiles
         equip = tab.equip
         enemies = tab.enemies
+        # a boss in reach first, else the enemy in reach with the fewest wounds left (the
+        # first such): an enemy with no fewer wounds left than the best so far cannot be
+        # chosen, so its reach and line of sight (the costly part) are not looked at
         for k in range(MAX_PLAYERS, N_PIECES):
             if pieces[k, PC.KIND] == KIND.NONE:
                 continue
+            role = pieces[k, PC.ROLE]
+            if role != ROLE.ENEMY and role != ROLE.BOSS:
+                continue
+            left = 0
+            if role != ROLE.BOSS:
+                left = enemies[pieces[k, PC.TYPE], EN.WOUNDS] - pieces[k, PC.WOUNDS]
+                if left >= bl:
+                    continue
             if not engine.weapon_reaches_nb(pieces, chars, grid, tiles, equip, p, k):
                 continue
-            if pieces[k, PC.ROLE] == ROLE.BOSS:
+            if role == ROLE.BOSS:
                 best = k
                 break
-            left = enemies[pieces[k, PC.TYPE], EN.WOUNDS] - pieces[k, PC.WOUNDS]
-            if left < bl:
-                bl = left
-                best = k
+            bl = left
+            best = k
         if best >= 0 and engine.attack_action_nb(st, tab, p, best) >= 0:
             return True
     if ch[CH.AP] < 1 and ch[CH.DIG] <= 0 and ch[CH.CHOP] <= 0:
