@@ -14,7 +14,7 @@ from terraria_helpers import H, W, drawn_world, generated
 from test_terraria_engine import GUIDE, ident, names, new_game
 
 from simlib.core.rng import new_state
-from simlib.games.terraria import bosses, engine, life, world
+from simlib.games.terraria import bosses, engine, life, sight, world
 from simlib.games.terraria.layout import (
     BO,
     BOSS_ROW,
@@ -807,3 +807,54 @@ def test_a_boss_is_as_strong_however_damaged_until_form_b():  # TR-416
     assert stats()[: len(cols)] == form_b
     assert bosses.wound_boss_nb(st, tab, 0, 1) == 0
     assert stats()[: len(cols)] == form_b
+
+
+# --- remembered line of sight ------------------------------------------------------------
+def test_the_sight_epoch_moves_with_every_dig_house_and_discovery():  # TR-266, TR-246
+    # the engine remembers line-of-sight answers per epoch (``sight.sees_memo_nb``): every
+    # change to what blocks sight must give a new epoch, or a stale answer would be used
+    st, tab = scene(["..", "c.", "##"])
+    put(st, 0, 1, 1)
+    st.chars[0, CH.AP] = 2
+    e0 = engine.sight_epoch_nb(st)
+    assert engine.dig_action_nb(st, tab, 0, TOP + 1, LEFT)  # 1 of copper's 2 dig: no change
+    assert engine.sight_epoch_nb(st) == e0
+    assert engine.dig_action_nb(st, tab, 0, TOP + 1, LEFT)  # dug out: open air now
+    e1 = engine.sight_epoch_nb(st)
+    assert e1 != e0
+    st.tiles[TP.KNOWN, 4, 0] = 0  # a tile position not yet discovered...
+    e2 = engine.sight_epoch_nb(st)
+    st.tiles[TP.KNOWN, 4, 0] = 1  # ...discovered
+    assert engine.sight_epoch_nb(st) != e2
+    st2, tab2, _ = new_game()
+    hid = ident("houses", "workbench")
+    r, c = st2.pieces[0, PC.ROW], st2.pieces[0, PC.COL]
+    for rr in (r - 1, r):
+        for cc in range(c - 3, c + 4):
+            if st2.grid[P.OCC, rr, cc] == 0:
+                st2.grid[P.SQ, rr, cc] = SQ.AIR
+                st2.grid[P.FEAT, rr, cc] &= FEAT.BUTTERFLY | FEAT.SPAWN
+    for cc in range(c - 3, c + 4):
+        st2.grid[P.SQ, r + 1, cc] = SQ.BLOCK
+    life.inventory_add_nb(st2, 1, res("wood"), 5)
+    e3 = engine.sight_epoch_nb(st2)
+    w, h = tab2.houses[hid, 0], tab2.houses[hid, 1]
+    assert any(engine.build_house_nb(st2, tab2, 0, hid, r - h + 1, cc) for cc in (c + 1, c - w))
+    assert engine.sight_epoch_nb(st2) != e3  # house squares block sight (TR-246)
+
+
+def test_the_invariant_check_finds_a_stale_sight_answer():
+    st, tab, _ = new_game()
+    engine.check_invariants_nb(st, tab)
+    cols = st.grid.shape[2]
+    a = (int(st.pieces[0, PC.ROW]), int(st.pieces[0, PC.COL]))
+    b = (a[0], a[1] + 3)
+    truth = sight.sees_nb(st.grid, st.tiles, a[0], a[1], b[0], b[1])
+    epoch = engine.sight_epoch_nb(st)
+    st.seen[0] = (a[0] * cols + a[1], b[0] * cols + b[1], epoch, 1 - int(truth))
+    with pytest.raises(ValueError, match="line of sight"):
+        engine.check_invariants_nb(st, tab)
+    st.seen[0, 3] = int(truth)
+    engine.check_invariants_nb(st, tab)
+    st.seen[0] = (a[0] * cols + a[1], b[0] * cols + b[1], epoch - 1, 1 - int(truth))
+    engine.check_invariants_nb(st, tab)  # another epoch's answer is never read

@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from terraria_helpers import COLS, ROWS, H, W, drawn_world, generated
@@ -238,3 +239,70 @@ def test_sight_matches_the_reference_on_many_seeded_windows():  # TR-266, TR-270
         br, bc = top + rng.randint(0, 7), left + rng.randint(0, 8)
         got = sight.sees_nb(grid, tiles, ar, ac, br, bc)
         assert got == ref_sees(grid, tiles, (ar, ac), (br, bc)), (it, ar, ac, br, bc)
+
+
+# --- the remembered answers (``sees_memo_nb``) ----------------------------------------------------
+def empty_memo(slots):
+    return np.full((slots, 4), -1, dtype=np.int32)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    slots=st.sampled_from([1, 3, 256]),
+    steps=st.lists(
+        st.tuples(st.integers(0, 3), st.integers(0, 7), st.integers(0, 8), st.integers(0, 7),
+                  st.integers(0, 8)),
+        min_size=1,
+        max_size=40,
+    ),
+)
+def test_the_sight_memo_answers_as_sight_does_while_the_world_changes(seed, slots, steps):  # TR-266
+    # queries (kind 0-2, often repeated) and changes (kind 3: a block dug out, a block laid,
+    # a house square or a tile hidden, each with a new epoch, as the engine bumps it)
+    rng = random.Random(seed)
+    top, left = H - 2, W - 3
+    cells = [rng.choice(".....#/H") for _ in range(72)]
+    rows = ["".join(cells[i * 9 : (i + 1) * 9]).replace("H", ".") for i in range(8)]
+    grid, tiles, _ = drawn_world(rows, top, left)
+    seen = empty_memo(slots)
+    epoch = 0
+    asked = []
+    for kind, r0, c0, r1, c1 in steps:
+        a = (top + r0, left + c0)
+        b = (top + r1, left + c1)
+        if kind == 3:
+            change = rng.randrange(4)
+            if change == 0:
+                grid[P.SQ, a[0], a[1]] = SQ.AIR
+            elif change == 1:
+                grid[P.SQ, a[0], a[1]] = SQ.BLOCK
+            elif change == 2:
+                grid[P.FEAT, a[0], a[1]] |= FEAT.HOUSE
+            else:
+                tiles[TP.KNOWN, rng.randint(0, 1), rng.randint(0, 1)] = 0
+            epoch += 1
+            continue
+        if kind == 2 and asked:
+            a, b = rng.choice(asked)  # the same pair again, maybe the other way round
+            if rng.random() < 0.5:
+                a, b = b, a
+        asked.append((a, b))
+        got = sight.sees_memo_nb(seen, epoch, grid, tiles, a[0], a[1], b[0], b[1])
+        assert got == sight.sees_nb(grid, tiles, a[0], a[1], b[0], b[1])
+
+
+def test_the_sight_memo_is_used_until_the_epoch_changes():
+    # a wall between two squares, asked once; the wall is dug out without a new epoch: the
+    # memo still answers "hidden" (so it is really consulted), and with a new epoch "seen"
+    rows = ["..#..", "..#..", "..#.."]
+    grid, tiles, _ = drawn_world(rows, TOP, LEFT)
+    seen = empty_memo(8)
+    a = (TOP + 1, LEFT)
+    b = (TOP + 1, LEFT + 4)
+    assert not sight.sees_memo_nb(seen, 5, grid, tiles, *a, *b)
+    for i in range(3):
+        grid[P.SQ, TOP + i, LEFT + 2] = SQ.AIR
+    assert sight.sees_nb(grid, tiles, *a, *b)
+    assert not sight.sees_memo_nb(seen, 5, grid, tiles, *b, *a)  # stale: the caller's error
+    assert sight.sees_memo_nb(seen, 6, grid, tiles, *a, *b)

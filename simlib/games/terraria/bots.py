@@ -964,6 +964,8 @@ def _adjacent_acts_nb(st, tab, p, bp):
         tiles = st.tiles
         equip = tab.equip
         enemies = tab.enemies
+        seen = st.seen
+        epoch = engine.sight_epoch_nb(st)
         # a boss in reach first, else the enemy in reach with the fewest wounds left (the
         # first such): an enemy with no fewer wounds left than the best so far cannot be
         # chosen, so its reach and line of sight (the costly part) are not looked at
@@ -978,7 +980,7 @@ def _adjacent_acts_nb(st, tab, p, bp):
                 left = enemies[pieces[k, PC.TYPE], EN.WOUNDS] - pieces[k, PC.WOUNDS]
                 if left >= bl:
                     continue
-            if not engine.weapon_reaches_nb(pieces, chars, grid, tiles, equip, p, k):
+            if not engine.weapon_reaches_nb(pieces, chars, grid, tiles, equip, seen, epoch, p, k):
                 continue
             if role == ROLE.BOSS:
                 best = k

@@ -53,6 +53,7 @@ from simlib.games.terraria.layout import (
     RU,
     RW,
     SECTIONS,
+    SEEN_SLOTS,
     SHOP,
     SLOT,
     STATION,
@@ -74,7 +75,7 @@ from simlib.games.terraria.movement import (
     step_nb,
     sunrise_trees_nb,
 )
-from simlib.games.terraria.sight import reach_nb, sees_nb
+from simlib.games.terraria.sight import reach_nb, sees_memo_nb, sees_nb
 from simlib.games.terraria.state import (
     BIOME,
     FEAT,
@@ -185,6 +186,7 @@ def alloc_state_nb(tab):
         np.zeros((rows, cols), np.int32),
         np.zeros(rows * cols * 4, np.int32),
         np.zeros(MAX_WEIGHTS, np.float64),
+        np.full((SEEN_SLOTS, 4), -1, np.int32),
     )
 
 
@@ -224,6 +226,7 @@ def setup_nb(st, tab, cfg, seed, index):
     st.pieces[:, :] = 0
     st.pieces[:, PC.SECTION] = -1
     st.g[:] = 0
+    st.seen[:, :] = -1  # a new world: nothing seen yet
     g = st.g
     g[G.PLAYERS] = players
     g[G.CHAINS_NEEDED] = cfg[CFG.CHAINS]
@@ -501,6 +504,7 @@ def dig_action_nb(st, tab, p, r, c):
     ch[CH.DIG] -= spent
     if done:
         st.cnt[CNT.BLOCKS_DUG] += 1
+        st.g[G.SIGHT] += 1  # an open square now (``sight_epoch_nb``)
         if res > 0 and tab.res_struct[res] == 0:
             st.cnt[CNT.RES + res] += life.team_gain_nb(st, p, res, 1)
         bosses.broke_block_nb(st, tab, p, r, c, feat)  # TR-392, TR-394, TR-395
@@ -555,14 +559,45 @@ def target_defense_nb(st, tab, k):
 
 
 @njit(refcount=False)
-def can_attack_nb(st, tab, p, k):
-    """True when ``p``'s weapon reaches enemy or boss ``k`` now (TR-258..272), costs aside."""
-    return weapon_reaches_nb(st.pieces, st.chars, st.grid, st.tiles, tab.equip, p, k)
+def sight_epoch_nb(st):
+    """What line of sight depends on, as one number (the ``seen`` memo's epoch).
+
+    Squares block by their kind and houses, on discovered tiles only (``sight``): the
+    epoch changes with every block dug out or house built (``G.SIGHT``) and every tile
+    discovered. Discovery is counted from ``tiles`` itself, not from a counter.
+    """
+    known = 0
+    for la in range(LAYERS):
+        for tc in range(TILE_COLS):
+            if st.tiles[TP.KNOWN, la, tc] != 0:
+                known += 1
+    return st.g[G.SIGHT] * 128 + known
 
 
 @njit(refcount=False)
-def weapon_reaches_nb(pieces, chars, grid, tiles, equip, p, k):
-    """:func:`can_attack_nb` on plain arrays (for loops over the pieces)."""
+def sight_changed_nb(st):
+    """A new sight epoch: call after editing blocks or houses by hand (tests, tools).
+
+    The engine's own digs and houses do this themselves; without it the ``seen`` memo
+    would go on answering for the world as it was (``check_invariants_nb`` catches that).
+    """
+    st.g[G.SIGHT] += 1
+
+
+@njit(refcount=False)
+def can_attack_nb(st, tab, p, k):
+    """True when ``p``'s weapon reaches enemy or boss ``k`` now (TR-258..272), costs aside."""
+    return weapon_reaches_nb(
+        st.pieces, st.chars, st.grid, st.tiles, tab.equip, st.seen, sight_epoch_nb(st), p, k
+    )
+
+
+@njit(refcount=False)
+def weapon_reaches_nb(pieces, chars, grid, tiles, equip, seen, epoch, p, k):
+    """:func:`can_attack_nb` on plain arrays (for loops over the pieces).
+
+    Line of sight goes through the ``seen`` memo at ``epoch`` (``sight.sees_memo_nb``).
+    """
     role = pieces[k, PC.ROLE]
     if role != ROLE.ENEMY and role != ROLE.BOSS:
         return False
@@ -579,7 +614,7 @@ def weapon_reaches_nb(pieces, chars, grid, tiles, equip, p, k):
     bc = pieces[k, PC.COL]
     if not reach_nb(ar, ac, br, bc, h, wd) & equip[w, EQ.RANGE]:
         return False
-    if equip[w, EQ.LOS] and not sees_nb(grid, tiles, ar, ac, br, bc):
+    if equip[w, EQ.LOS] and not sees_memo_nb(seen, epoch, grid, tiles, ar, ac, br, bc):
         return False
     return True
 
@@ -1021,6 +1056,7 @@ def build_house_nb(st, tab, p, hid, r, c):
     st.house_at[n, HA.COL] = c
     st.house_at[n, HA.NPC] = -1
     st.g[G.HOUSES] = n + 1
+    st.g[G.SIGHT] += 1  # house squares block sight (``sight_epoch_nb``)
     st.g[G.FREE_HOUSES] += 1
     prov = tab.houses[hid, HO.PROVIDES]
     st.g[G.STATIONS] |= prov
@@ -1540,6 +1576,16 @@ def check_invariants_nb(st, tab):
                     raise ValueError("piece inside a block")
     if st.g[G.BOSS] < 0 and st.pieces[BOSS_ROW, PC.KIND] != KIND.NONE:
         raise ValueError("boss piece without a boss")
+    # every remembered line-of-sight answer of the current epoch is still the answer
+    epoch = sight_epoch_nb(st)
+    cols = st.grid.shape[2]
+    for s in range(st.seen.shape[0]):
+        if st.seen[s, 0] >= 0 and st.seen[s, 2] == epoch:
+            a = st.seen[s, 0]
+            b = st.seen[s, 1]
+            ans = sees_nb(st.grid, st.tiles, a // cols, a % cols, b // cols, b % cols)
+            if ans != (st.seen[s, 3] != 0):
+                raise ValueError("a remembered line of sight is out of date")
 
 
 @njit(refcount=False)

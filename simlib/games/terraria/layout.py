@@ -92,6 +92,8 @@ class Globals(NamedTuple):
     BOSS_EXTRA: int = 44  # extra squares the boss moves this enemy turn (``SPECIAL.CHARGE``)
     DRAWN: int = 45  # players who have drawn this round (bit per player; cleared as a round
     #                  starts): gear changes hands only between two who have not (TR-209, TR-210)
+    SIGHT: int = 46  # blocks dug out and houses built this game: with the tiles discovered,
+    #                  what line of sight depends on (the ``seen`` memo's epoch)
     N: int = 48
 
 
@@ -690,6 +692,7 @@ class RuleCols(NamedTuple):
 RU = RuleCols()
 MAX_HOUSES = 10  # house tiles (TR-018)
 MAX_WEIGHTS = 32  # room for a bot's per-turn weights (bots.BP.N)
+SEEN_SLOTS = 256  # line-of-sight answers remembered (``seen``, ``sight.sees_memo_nb``)
 # index of the bots' ``coin_ask`` parameter (``bots.BP.COIN_ASK``): the one bot parameter the
 # engine reads (the Demolitionist's sale at sunrise, ``engine.from_bots_sunrise_nb``)
 BP_COIN_ASK = 14
@@ -783,6 +786,7 @@ class StateFields(NamedTuple):
     bfrom: Any = None  # int32 (rows, cols)
     bqueue: Any = None  # int32 (rows * cols * 4,)
     wts: Any = None  # float64 (MAX_WEIGHTS,): the bot's weights for the turn
+    seen: Any = None  # int32 (SEEN_SLOTS, 4): remembered line-of-sight answers (all -1: none)
 
 
 # --- the kernels' structs ---------------------------------------------------------------------
@@ -856,21 +860,22 @@ _STATE_SCRATCH = {
     "bfrom": (np.int32, (1, 1)),
     "bqueue": (np.int32, (1,)),
     "wts": (np.float64, (MAX_WEIGHTS,)),
+    "seen": (np.int32, (1, 4)),
 }
 
 
 def State(*args: Any, **kwargs: Any) -> StateRef:
     """Build a :class:`StateRef` from arrays, by position or by field name.
 
-    The scratch fields ``drawn``, ``bdist``, ``bfrom``, ``bqueue`` and ``wts`` may be left
-    out (dummies of the right type are used; ``wts`` at its full size). Inside kernels use
-    ``StateRef(...)`` positionally.
+    The scratch fields ``drawn``, ``bdist``, ``bfrom``, ``bqueue``, ``wts`` and ``seen`` may
+    be left out (dummies of the right type are used; ``wts`` at its full size, ``seen`` one
+    empty slot). Inside kernels use ``StateRef(...)`` positionally.
     """
     vals = dict(zip(StateFields._fields, args, strict=False))
     vals.update(kwargs)
     for name, (dt, shape) in _STATE_SCRATCH.items():
         if vals.get(name) is None:
-            vals[name] = np.zeros(shape, dtype=dt)
+            vals[name] = np.full(shape, -1 if name == "seen" else 0, dtype=dt)
     return StateRef(*(vals[f] for f in StateFields._fields))
 
 

@@ -39,7 +39,7 @@ from typing import NamedTuple
 from simlib.core.jit import njit
 from simlib.games.terraria.state import FEAT, LAYERS, SQ, TILE_COLS, TP, P
 
-__all__ = ["R", "blocker_nb", "segment_clear_nb", "sees_nb", "reach_nb"]
+__all__ = ["R", "blocker_nb", "segment_clear_nb", "sees_nb", "sees_memo_nb", "reach_nb"]
 
 
 class Ranges(NamedTuple):
@@ -146,6 +146,33 @@ def sees_nb(grid, tiles, ar, ac, br, bc):
             if segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
                 return True
     return False
+
+
+@njit(refcount=False)
+def sees_memo_nb(seen, epoch, grid, tiles, ar, ac, br, bc):
+    """:func:`sees_nb`, remembered in ``seen`` while the world's ``epoch`` stands.
+
+    ``seen`` int32 (slots, 4) rows ``(square a, square b, epoch, answer)`` (-1: empty) are
+    a direct-mapped memo of answers; ``epoch`` must change whenever a square's blocking or
+    a tile's discovery may have changed (``engine.sight_epoch_nb``). The pair is keyed in
+    a fixed order (sight is symmetric, TR-267) and asked of :func:`sees_nb` in that order,
+    so an answer never depends on the memo. Writes ``seen``.
+    """
+    cols = grid.shape[2]
+    a = ar * cols + ac
+    b = br * cols + bc
+    if a > b:
+        a, b = b, a
+        ar, ac, br, bc = br, bc, ar, ac
+    slot = (a * 31 + b * 17) % seen.shape[0]
+    if seen[slot, 0] == a and seen[slot, 1] == b and seen[slot, 2] == epoch:
+        return seen[slot, 3] != 0
+    ans = sees_nb(grid, tiles, ar, ac, br, bc)
+    seen[slot, 0] = a
+    seen[slot, 1] = b
+    seen[slot, 2] = epoch
+    seen[slot, 3] = 1 if ans else 0
+    return ans
 
 
 @njit(refcount=False)
