@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from terraria_helpers import H, W, drawn_world, generated
-from test_terraria_engine import GUIDE, ident, names, new_game
+from test_terraria_engine import GUIDE, _clear_area, ident, names, new_game
 
 from simlib.core.rng import new_state
 from simlib.games.terraria import bosses, engine, life, sight, world
@@ -828,14 +828,7 @@ def test_the_sight_epoch_moves_with_every_dig_house_and_discovery():  # TR-266, 
     assert engine.sight_epoch_nb(st) != e2
     st2, tab2, _ = new_game()
     hid = ident("houses", "workbench")
-    r, c = st2.pieces[0, PC.ROW], st2.pieces[0, PC.COL]
-    for rr in (r - 1, r):
-        for cc in range(c - 3, c + 4):
-            if st2.grid[P.OCC, rr, cc] == 0:
-                st2.grid[P.SQ, rr, cc] = SQ.AIR
-                st2.grid[P.FEAT, rr, cc] &= FEAT.BUTTERFLY | FEAT.SPAWN
-    for cc in range(c - 3, c + 4):
-        st2.grid[P.SQ, r + 1, cc] = SQ.BLOCK
+    r, c = _clear_area(st2, 0)
     life.inventory_add_nb(st2, 1, res("wood"), 5)
     e3 = engine.sight_epoch_nb(st2)
     w, h = tab2.houses[hid, 0], tab2.houses[hid, 1]
