@@ -463,7 +463,7 @@ def test_ordinary_enemies_never_displace():
     put(st, 0, CHAR, 8, 33)
     put(st, 5, WALK, 8, 30, role=ROLE.ENEMY)
     en.move_enemy_nb(st.grid, st.tiles, st.mini, st.pieces, 5, 5, st.dist, st.how, st.queue,
-                     st.path, st.falls, st.disc, st.tally)  # fmt: skip
+                     st.path, st.falls, st.disc, st.tally, st.seen, 0)  # fmt: skip
     assert where(st, 0) == (8, 33) and where(st, 5) == (8, 32)
 
 

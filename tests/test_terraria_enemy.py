@@ -7,6 +7,7 @@ surfaces) and its own flying rules, by layers of a breadth-first search over set
 
 from __future__ import annotations
 
+import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from terraria_helpers import COLS, ROWS, Ref, buffers, drawn_world
@@ -19,6 +20,11 @@ from simlib.games.terraria.state import FEAT, KIND, PC, SQ, P
 CH, WALK, FLY, WORM = KIND.CHARACTER, KIND.WALKER, KIND.FLYER, KIND.WORM
 TOP, LEFT = 6, 30
 SOLID = (SQ.BLOCK, SQ.HALF)
+
+
+def no_memo():
+    """An empty line-of-sight memo (``sight.sees_memo_nb``): each call asks afresh."""
+    return np.full((1, 4), -1, dtype=np.int32)
 
 
 class Board:
@@ -41,7 +47,7 @@ class Board:
         dist, how, queue, path = self.scratch
         return en.move_enemy_nb(
             self.grid, self.tiles, self.mini, self.pieces, k, movement, dist, how, queue, path,
-            self.falls, self.disc, self.tally,
+            self.falls, self.disc, self.tally, no_memo(), 0,
         )  # fmt: skip
 
     def plan(self, k, target, steps):
@@ -147,17 +153,19 @@ def test_how_far_an_enemy_moves():  # TR-319, TR-320, TR-321
     assert b.put(1, CH, 3, 5)
     assert not sight.sees_nb(b.grid, b.tiles, 3, 1, 3, 5)
     # TR-319: no sight, character on the orthogonally adjacent tile: 1 square
-    assert en.moves_allowed_nb(b.grid, b.tiles, b.pieces, 0, 4) == 1
-    assert en.moves_allowed_nb(b.grid, b.tiles, b.pieces, 0, 0) == 0  # movement 0 never moves
+    assert en.moves_allowed_nb(b.grid, b.tiles, b.pieces, 0, 4, no_memo(), 0) == 1
+    # movement 0 never moves
+    assert en.moves_allowed_nb(b.grid, b.tiles, b.pieces, 0, 0, no_memo(), 0) == 0
     b.grid[P.SQ, 0:4, 3] = SQ.AIR
-    assert en.moves_allowed_nb(b.grid, b.tiles, b.pieces, 0, 4) == 4  # TR-320: it sees
+    # TR-320: it sees
+    assert en.moves_allowed_nb(b.grid, b.tiles, b.pieces, 0, 4, no_memo(), 0) == 4
     # TR-321: no sight and the character two tiles away: it stays
     b2 = Board(["." * 17 + "#", GROUND + "######"], top=3, left=0)
     b2.grid[P.SQ, 0:5, 17] = SQ.BLOCK
     assert b2.put(0, WALK, 0, 1)
     assert b2.put(1, CH, 0, 12 + 6)  # tile column 3
     assert not sight.sees_nb(b2.grid, b2.tiles, 3, 1, 3, 18)
-    assert en.moves_allowed_nb(b2.grid, b2.tiles, b2.pieces, 0, 4) == 0
+    assert en.moves_allowed_nb(b2.grid, b2.tiles, b2.pieces, 0, 4, no_memo(), 0) == 0
     assert b2.move(0, 4) == 0 and b2.where(0) == (0, 1)
 
 
@@ -248,7 +256,7 @@ def test_plan_and_move_match_the_reference(cells, kind, spots, steps):  # TR-323
     assert b.grid[P.OCC, b.pieces[0, PC.ROW], b.pieces[0, PC.COL]] == 1  # plan restores OCC
     # carrying the plan out ends where planned when nothing is stacked on the enemy
     if b.grid[P.OCC, b.pieces[0, PC.ROW] - 1, b.pieces[0, PC.COL]] == 0:
-        allowed = en.moves_allowed_nb(b.grid, b.tiles, b.pieces, 0, steps)
+        allowed = en.moves_allowed_nb(b.grid, b.tiles, b.pieces, 0, steps, no_memo(), 0)
         want2 = ref_plan(b, 0, target, allowed) if allowed else None
         taken = b.move(0, steps)
         if want2 is None:

@@ -78,8 +78,9 @@ for k, kind in enumerate([KIND.CHARACTER, KIND.CHARACTER, KIND.WALKER, KIND.FLYE
         if 0 <= r < rows and 0 <= c < cols and movement.place_piece_nb(
                 grid, tiles, mini, pieces, k, kind, r, c, falls, disc, tally):
             break
+memo = np.full((1, 4), -1, dtype=np.int32)
 moves = [int(enemy.move_enemy_nb(grid, tiles, mini, pieces, k, 3, dist, how, queue, path,
-                                 falls, disc, tally)) for _ in range(4) for k in (2, 3, 4)]
+                                 falls, disc, tally, memo, i)) for i in range(4) for k in (2, 3, 4)]
 print(json.dumps([seen, moves, pieces.tolist()]))
 """
 

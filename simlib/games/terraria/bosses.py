@@ -123,6 +123,7 @@ from simlib.games.terraria.movement import (
     remove_piece_nb,
     supported_nb,
 )
+from simlib.games.terraria.sight import sight_epoch_nb
 from simlib.games.terraria.state import (
     FEAT,
     KIND,
@@ -719,7 +720,8 @@ def boss_move_nb(st, tab):
         return 0
     k = BOSS_ROW
     movement = tab.bosses[b, form_col_nb(BO.MOVEMENT, st.g[G.FORM])]
-    n = moves_allowed_nb(st.grid, st.tiles, st.pieces, k, movement) + extra
+    epoch = sight_epoch_nb(st.tiles, st.g[G.SIGHT])
+    n = moves_allowed_nb(st.grid, st.tiles, st.pieces, k, movement, st.seen, epoch) + extra
     target = nearest_character_nb(st.pieces, k)
     if n <= 0 or target < 0:
         return 0

@@ -47,7 +47,7 @@ from simlib.games.terraria.movement import (
     step_nb,
     supported_nb,
 )
-from simlib.games.terraria.sight import sees_nb
+from simlib.games.terraria.sight import sees_memo_nb
 from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P
 
 __all__ = [
@@ -161,8 +161,12 @@ def nearest_character_nb(pieces, k):
 
 
 @njit(refcount=False)
-def moves_allowed_nb(grid, tiles, pieces, k, movement):
-    """Squares enemy ``k`` with ``movement`` may move this turn (TR-319..321). Read only."""
+def moves_allowed_nb(grid, tiles, pieces, k, movement, seen, epoch):
+    """Squares enemy ``k`` with ``movement`` may move this turn (TR-319..321).
+
+    Line of sight goes through the ``seen`` memo at ``epoch`` (``sight.sees_memo_nb``),
+    the only array written.
+    """
     if movement < 1:
         return 0
     r = pieces[k, PC.ROW]
@@ -175,7 +179,7 @@ def moves_allowed_nb(grid, tiles, pieces, k, movement):
             continue
         cr = pieces[j, PC.ROW]
         cc = pieces[j, PC.COL]
-        if sees_nb(grid, tiles, r, c, cr, cc):
+        if sees_memo_nb(seen, epoch, grid, tiles, r, c, cr, cc):
             return movement  # TR-320
         if abs(cr // h - r // h) + abs(cc // w - c // w) <= 1:
             near = True
@@ -264,18 +268,20 @@ def plan_nb(grid, tiles, pieces, k, target, steps, dist, how, queue, end_on_piec
 
 @njit(refcount=False)
 def move_enemy_nb(
-    grid, tiles, mini, pieces, k, movement, dist, how, queue, path, falls, disc, tally
+    grid, tiles, mini, pieces, k, movement, dist, how, queue, path, falls, disc, tally, seen,
+    epoch
 ):
     """Enemy ``k`` (movement value ``movement``) takes its move of the enemy turn.
 
     Writes what :func:`~simlib.games.terraria.movement.step_nb` writes (OCC, positions,
-    falls, ``tally``) plus the scratch of :func:`plan_nb` and ``path``. Returns the number
-    of steps taken, or -1 (nothing changes) for a piece that is not an enemy.
+    falls, ``tally``) plus the scratch of :func:`plan_nb`, ``path`` and the sight memo
+    ``seen`` (at ``epoch``, see :func:`moves_allowed_nb`). Returns the number of steps
+    taken, or -1 (nothing changes) for a piece that is not an enemy.
     """
     kind = pieces[k, PC.KIND]
     if kind != KIND.WALKER and kind != KIND.FLYER and kind != KIND.WORM:
         return -1
-    n = moves_allowed_nb(grid, tiles, pieces, k, movement)
+    n = moves_allowed_nb(grid, tiles, pieces, k, movement, seen, epoch)
     target = nearest_character_nb(pieces, k)
     if n == 0 or target < 0:
         return 0

@@ -21,7 +21,7 @@ import numpy as np
 from simlib.core.dice import duel_nb
 from simlib.core.jit import njit
 from simlib.core.rng import randint_nb, seed_state_nb
-from simlib.games.terraria import bosses, cards, foes, life
+from simlib.games.terraria import bosses, cards, foes, life, sight
 from simlib.games.terraria.layout import (
     AR,
     BO,
@@ -564,14 +564,9 @@ def sight_epoch_nb(st):
 
     Squares block by their kind and houses, on discovered tiles only (``sight``): the
     epoch changes with every block dug out or house built (``G.SIGHT``) and every tile
-    discovered. Discovery is counted from ``tiles`` itself, not from a counter.
+    discovered (``sight.sight_epoch_nb``). Read only.
     """
-    known = 0
-    for la in range(LAYERS):
-        for tc in range(TILE_COLS):
-            if st.tiles[TP.KNOWN, la, tc] != 0:
-                known += 1
-    return st.g[G.SIGHT] * 128 + known
+    return sight.sight_epoch_nb(st.tiles, st.g[G.SIGHT])
 
 
 @njit(refcount=False)

@@ -112,7 +112,7 @@ from simlib.games.terraria.layout import (
     G,
 )
 from simlib.games.terraria.movement import T, place_piece_nb, remove_piece_nb
-from simlib.games.terraria.sight import reach_nb, sees_nb
+from simlib.games.terraria.sight import reach_nb, sees_memo_nb, sight_epoch_nb
 from simlib.games.terraria.state import BIOME, FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P
 
 __all__ = [
@@ -405,7 +405,8 @@ def enemy_moves_nb(st, tab):
         n = move_enemy_nb(
             st.grid, st.tiles, st.mini, st.pieces, best,
             tab.enemies[st.pieces[best, PC.TYPE], EN.MOVEMENT],
-            st.dist, st.how, st.queue, st.path, st.falls, st.disc, st.tally,
+            st.dist, st.how, st.queue, st.path, st.falls, st.disc, st.tally, st.seen,
+            sight_epoch_nb(st.tiles, st.g[G.SIGHT]),
         )  # fmt: skip
         if n > 0:
             total += n
@@ -487,7 +488,8 @@ def _band_nb(st, tab, k, p, boss_short, boss_ranged):
             return 0
         if band != 3 and not boss_ranged:
             return 0
-    if not sees_nb(st.grid, st.tiles, er, ec, cr, cc):
+    epoch = sight_epoch_nb(st.tiles, st.g[G.SIGHT])
+    if not sees_memo_nb(st.seen, epoch, st.grid, st.tiles, er, ec, cr, cc):
         return 0
     return band
 

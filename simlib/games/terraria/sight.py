@@ -39,7 +39,15 @@ from typing import NamedTuple
 from simlib.core.jit import njit
 from simlib.games.terraria.state import FEAT, LAYERS, SQ, TILE_COLS, TP, P
 
-__all__ = ["R", "blocker_nb", "segment_clear_nb", "sees_nb", "sees_memo_nb", "reach_nb"]
+__all__ = [
+    "R",
+    "blocker_nb",
+    "segment_clear_nb",
+    "sees_nb",
+    "sight_epoch_nb",
+    "sees_memo_nb",
+    "reach_nb",
+]
 
 
 class Ranges(NamedTuple):
@@ -146,6 +154,22 @@ def sees_nb(grid, tiles, ar, ac, br, bc):
             if segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
                 return True
     return False
+
+
+@njit(refcount=False)
+def sight_epoch_nb(tiles, changes):
+    """What line of sight depends on, as one number (the ``seen`` memo's epoch).
+
+    Squares block by their kind and houses, on discovered tiles only: ``changes`` counts
+    the blocks dug out and houses built so far (``layout.G.SIGHT``), and the tiles
+    discovered are counted from ``tiles`` itself. Read only.
+    """
+    known = 0
+    for la in range(tiles.shape[1]):
+        for tc in range(tiles.shape[2]):
+            if tiles[TP.KNOWN, la, tc] != 0:
+                known += 1
+    return changes * 128 + known
 
 
 @njit(refcount=False)
