@@ -132,8 +132,8 @@ from simlib.games.terraria.state import (
     SQ,
     START_LAYER_COLUMN,
     TILE_COLS,
-    TP,
     P,
+    on_table_nb,
 )
 
 __all__ = [
@@ -209,18 +209,9 @@ def _set_pending_nb(st, b, r, c):
 
 
 @njit(refcount=False)
-def _on_table_nb(grid, tiles, r, c):
-    rows = grid.shape[1]
-    cols = grid.shape[2]
-    if r < 0 or r >= rows or c < 0 or c >= cols:
-        return False
-    return tiles[TP.KNOWN, r // (rows // LAYERS), c // (cols // TILE_COLS)] != 0
-
-
-@njit(refcount=False)
 def _empty_nb(grid, tiles, r, c, character):
     """An empty square (TR-119) a piece may be put in; houses only for characters."""
-    if not _on_table_nb(grid, tiles, r, c):
+    if not on_table_nb(grid, tiles, r, c):
         return False
     if grid[P.SQ, r, c] == SQ.BLOCK or grid[P.OCC, r, c] != 0:
         return False
@@ -239,7 +230,7 @@ def _near_nb(grid, tiles, r, c, what):
         for dc in (0, -1, 1):
             rr = r + dr
             cc = c + dc
-            if not _on_table_nb(grid, tiles, rr, cc):
+            if not on_table_nb(grid, tiles, rr, cc):
                 continue
             if what < 0:
                 if grid[P.SQ, rr, cc] == SQ.LAVA and (dr != 0 or dc != 0):

@@ -75,7 +75,17 @@ from simlib.games.terraria.layout import (
     G,
 )
 from simlib.games.terraria.movement import can_step_nb, supported_nb
-from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P
+from simlib.games.terraria.state import (
+    FEAT,
+    KIND,
+    LAYERS,
+    PC,
+    SQ,
+    TILE_COLS,
+    TP,
+    P,
+    on_table_nb,
+)
 
 PARAM_NAMES = (
     "explore",
@@ -703,15 +713,6 @@ def _dig_ap_nb(grid, res_dig, rate, r, c):
 
 
 @njit(refcount=False)
-def _known_nb(grid, tiles, r, c):
-    rows = grid.shape[1]
-    cols = grid.shape[2]
-    if r < 0 or c < 0 or r >= rows or c >= cols:
-        return False
-    return tiles[TP.KNOWN, r // (rows // LAYERS), c // (cols // TILE_COLS)] != 0
-
-
-@njit(refcount=False)
 def search_nb(st, tab, p, budget, fall_pen):
     """Cheapest action-point cost from ``p`` to every square it can stand in (bounded).
 
@@ -773,7 +774,7 @@ def _search_nb(grid, tiles, res_dig, rate, r0, c0, budget, fall_pen, bdist, bfro
                         continue
                     tr = r + dr
                     tc = c + dc
-                    if not _known_nb(grid, tiles, tr, tc):
+                    if not on_table_nb(grid, tiles, tr, tc):
                         continue
                     s = grid[P.SQ, tr, tc]
                     dug = 0

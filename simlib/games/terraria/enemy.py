@@ -48,7 +48,16 @@ from simlib.games.terraria.movement import (
     supported_nb,
 )
 from simlib.games.terraria.sight import sees_memo_nb
-from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P
+from simlib.games.terraria.state import (
+    FEAT,
+    KIND,
+    LAYERS,
+    PC,
+    SQ,
+    TILE_COLS,
+    P,
+    on_table_nb,
+)
 
 __all__ = [
     "DIRS",
@@ -78,15 +87,6 @@ def alloc_scratch(rows: int, cols: int, max_steps: int = 64) -> tuple[np.ndarray
 
 
 @njit(refcount=False)
-def _on_table_nb(grid, tiles, r, c):
-    rows = grid.shape[1]
-    cols = grid.shape[2]
-    if r < 0 or r >= rows or c < 0 or c >= cols:
-        return False
-    return tiles[TP.KNOWN, r // (rows // LAYERS), c // (cols // TILE_COLS)] != 0
-
-
-@njit(refcount=False)
 def _solid_nb(grid, r, c):
     """A full or half block square (a worm burrows through both)."""
     s = grid[P.SQ, r, c]
@@ -109,7 +109,7 @@ def enemy_can_step_nb(grid, tiles, kind, r, c, dr, dc):
     """True when an enemy of ``kind`` in (r, c) may step by (dr, dc). Read only."""
     nr = r + dr
     nc = c + dc
-    if not _on_table_nb(grid, tiles, nr, nc):
+    if not on_table_nb(grid, tiles, nr, nc):
         return False
     if grid[P.FEAT, nr, nc] & FEAT.HOUSE:
         return False  # TR-244

@@ -47,7 +47,16 @@ from typing import NamedTuple
 
 from simlib.core.dice import fall_damage_nb
 from simlib.core.jit import njit
-from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P
+from simlib.games.terraria.state import (
+    FEAT,
+    KIND,
+    LAYERS,
+    PC,
+    SQ,
+    TILE_COLS,
+    P,
+    on_table_nb,
+)
 from simlib.games.terraria.world import discover_nb
 
 __all__ = [
@@ -88,18 +97,6 @@ T = Tally()
 
 # --- geometry ---------------------------------------------------------------------------------
 @njit(refcount=False)
-def _inside_nb(grid, tiles, r, c):
-    """True when square (r, c) is in the world and on a discovered tile."""
-    rows = grid.shape[1]
-    cols = grid.shape[2]
-    if r < 0 or r >= rows or c < 0 or c >= cols:
-        return False
-    h = rows // LAYERS
-    w = cols // TILE_COLS
-    return tiles[TP.KNOWN, r // h, c // w] != 0
-
-
-@njit(refcount=False)
 def supported_nb(grid, tiles, r, c):
     """True when a piece in square (r, c) stands on a horizontal or diagonal surface.
 
@@ -118,13 +115,13 @@ def supported_nb(grid, tiles, r, c):
         return True
     if grid[P.OCC, r + 1, c] != 0:
         return True
-    return not _inside_nb(grid, tiles, r + 1, c)
+    return not on_table_nb(grid, tiles, r + 1, c)
 
 
 @njit(refcount=False)
 def _touches_nb(grid, tiles, r, c, corner_below):
     """Does square (r, c) touch a corner on its lower (``corner_below``) or upper edge?"""
-    if not _inside_nb(grid, tiles, r, c):
+    if not on_table_nb(grid, tiles, r, c):
         return False
     s = grid[P.SQ, r, c]
     if s == SQ.BLOCK:
@@ -147,7 +144,7 @@ def can_step_nb(grid, tiles, r, c, dr, dc):
         return False
     nr = r + dr
     nc = c + dc
-    if not _inside_nb(grid, tiles, nr, nc):
+    if not on_table_nb(grid, tiles, nr, nc):
         return False
     s = grid[P.SQ, nr, nc]
     if s == SQ.BLOCK:
@@ -332,7 +329,7 @@ def place_piece_nb(grid, tiles, mini, pieces, k, kind, r, c, falls, disc, tally)
     discovery, ``disc``, ``falls``/``tally`` for a fall. Returns False when the square is
     not on a discovered tile, is a full block or holds a piece.
     """
-    if not _inside_nb(grid, tiles, r, c):
+    if not on_table_nb(grid, tiles, r, c):
         return False
     if grid[P.SQ, r, c] == SQ.BLOCK or grid[P.OCC, r, c] != 0:
         return False
@@ -398,7 +395,7 @@ def place_rope_nb(grid, tiles, pieces, k, rr, cc):
     c = pieces[k, PC.COL]
     if abs(rr - r) > 1 or abs(cc - c) > 1 or (rr == r and cc == c):
         return False
-    if not _inside_nb(grid, tiles, rr, cc):
+    if not on_table_nb(grid, tiles, rr, cc):
         return False
     if grid[P.SQ, rr, cc] == SQ.BLOCK or grid[P.SQ, rr, cc] == SQ.HALF:
         return False
@@ -432,7 +429,7 @@ def rope_move_nb(grid, tiles, mini, pieces, k, rr, cc, target, falls, disc, tall
     if r < rr or r > bottom or target < rr or target > bottom or target == r:
         return -1
     for q in range(min(r, target), max(r, target) + 1):
-        if not _inside_nb(grid, tiles, q, cc):
+        if not on_table_nb(grid, tiles, q, cc):
             return -1
     occ = grid[P.OCC, target, cc]
     if occ != 0 and occ != k + 1:
@@ -486,7 +483,7 @@ def can_place_platform_nb(grid, tiles, pieces, k, plat_pos, slot):
     """
     tr = pieces[k, PC.ROW] + plat_pos[slot, 0]
     tc = pieces[k, PC.COL] + plat_pos[slot, 1]
-    if not _inside_nb(grid, tiles, tr, tc) or tr + 1 >= grid.shape[1]:
+    if not on_table_nb(grid, tiles, tr, tc) or tr + 1 >= grid.shape[1]:
         return False
     s = grid[P.SQ, tr, tc]
     if s == SQ.BLOCK or s == SQ.HALF:
@@ -535,7 +532,7 @@ def dig_nb(grid, tiles, mini, pieces, k, tr, tc, amount, res_dig, falls, disc, t
     c = pieces[k, PC.COL]
     if abs(tr - r) > 1 or abs(tc - c) > 1 or (tr == r and tc == c) or amount <= 0:
         return -1, 0, 0
-    if not _inside_nb(grid, tiles, tr, tc):
+    if not on_table_nb(grid, tiles, tr, tc):
         return -1, 0, 0
     s = grid[P.SQ, tr, tc]
     if s != SQ.BLOCK and s != SQ.HALF:
@@ -576,7 +573,7 @@ def chop_nb(grid, tiles, pieces, k, tr, tc, amount):
     c = pieces[k, PC.COL]
     if abs(tr - r) > 1 or abs(tc - c) > 1 or (tr == r and tc == c) or amount <= 0:
         return -1, 0
-    if not _inside_nb(grid, tiles, tr, tc):
+    if not on_table_nb(grid, tiles, tr, tc):
         return -1, 0
     f = grid[P.FEAT, tr, tc]
     if not f & FEAT.TREE or f & (FEAT.ACORN | FEAT.HOUSE) or grid[P.OCC, tr, tc] != 0:

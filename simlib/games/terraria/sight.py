@@ -37,7 +37,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from simlib.core.jit import njit
-from simlib.games.terraria.state import FEAT, LAYERS, SQ, TILE_COLS, TP, P
+from simlib.games.terraria.state import FEAT, SQ, TP, P, on_table_nb
 
 __all__ = [
     "R",
@@ -68,13 +68,9 @@ def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
     Squares (ar, ac) and (br, bc) are the two pieces' own squares and never block; squares
     outside the world or on undiscovered tiles never block. Read only.
     """
-    rows = grid.shape[1]
-    cols = grid.shape[2]
-    if r < 0 or r >= rows or c < 0 or c >= cols:
-        return 0
     if (r == ar and c == ac) or (r == br and c == bc):
         return 0
-    if tiles[TP.KNOWN, r // (rows // LAYERS), c // (cols // TILE_COLS)] == 0:
+    if not on_table_nb(grid, tiles, r, c):
         return 0
     if grid[P.FEAT, r, c] & FEAT.HOUSE:
         return 2

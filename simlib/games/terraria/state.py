@@ -22,6 +22,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simlib.core.jit import njit
+
 LAYERS = 5  # "The world contains 5 layers" (TR-033, TR-143)
 TILE_COLS = 17  # "5 biomes capped at each end by a single ocean tile", 3 tiles each
 BIOME_WIDTH = 3  # "Each biome is a column 3 biome tiles wide"
@@ -151,3 +153,21 @@ def alloc_world(tile_rows: int, tile_cols: int) -> tuple[np.ndarray, np.ndarray,
     tiles = np.zeros((TP.N, LAYERS, TILE_COLS), dtype=np.int16)
     mini = np.zeros((2, MINIMAP_SLOTS), dtype=np.int16)
     return grid, tiles, mini
+
+
+@njit(refcount=False)
+def on_table_nb(grid, tiles, r, c):
+    """True when square (r, c) is in the world and its tile has been discovered. Read only.
+
+    The tile's position is found by unsigned division (the square is known to be in the
+    world by then): numba's signed floor division adds sign fix-ups, and this check runs
+    for every square the bots' path search and every line of sight looks at (measured:
+    5% of a Terraria game's time).
+    """
+    rows = grid.shape[1]
+    cols = grid.shape[2]
+    if r < 0 or r >= rows or c < 0 or c >= cols:
+        return False
+    la = np.uint32(r) // np.uint32(rows // LAYERS)
+    tc = np.uint32(c) // np.uint32(cols // TILE_COLS)
+    return tiles[TP.KNOWN, la, tc] != 0
