@@ -75,17 +75,7 @@ from simlib.games.terraria.layout import (
     G,
 )
 from simlib.games.terraria.movement import can_step_nb, supported_nb
-from simlib.games.terraria.state import (
-    FEAT,
-    KIND,
-    LAYERS,
-    PC,
-    SQ,
-    TILE_COLS,
-    TP,
-    P,
-    on_table_nb,
-)
+from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P, on_table_nb
 
 PARAM_NAMES = (
     "explore",

@@ -48,16 +48,7 @@ from simlib.games.terraria.movement import (
     supported_nb,
 )
 from simlib.games.terraria.sight import sees_memo_nb
-from simlib.games.terraria.state import (
-    FEAT,
-    KIND,
-    LAYERS,
-    PC,
-    SQ,
-    TILE_COLS,
-    P,
-    on_table_nb,
-)
+from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, P, on_table_nb
 
 __all__ = [
     "DIRS",
