@@ -34,10 +34,11 @@ Modules:
 - :mod:`~simlib.games.terraria.state`: array layouts and constants;
 - :mod:`~simlib.games.terraria.movement`: steps with gravity, falls and fall damage,
   stacks, rope, platforms, digging and chopping (see its docstring for the geometry);
-- :mod:`~simlib.games.terraria.sight`: line of sight between squares (``sees_nb``; the
-  engine's attack checks remember answers in ``st.seen`` while the sight epoch of
-  ``engine.sight_epoch_nb`` stands: a dig, a house or a discovery starts a new one), and
-  the ranges that reach from one square to another (``reach_nb``);
+- :mod:`~simlib.games.terraria.sight`: line of sight between squares (``sees_nb``; attack
+  checks and enemy and boss moves ask it through ``sees_memo_nb``, which remembers answers
+  in ``st.seen`` while the sight epoch of ``engine.sight_epoch_nb`` stands: a dig, a house
+  or a discovery starts a new one), and the ranges that reach from one square to another
+  (``reach_nb``);
 - :mod:`~simlib.games.terraria.enemy`: how far an enemy moves, toward which character, and
   its move for walking, flying and worm enemies (see its docstring);
 - :mod:`~simlib.games.terraria.bosses`: boss criteria, spawning, behaviour cards, special
