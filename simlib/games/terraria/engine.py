@@ -87,6 +87,7 @@ from simlib.games.terraria.state import (
     TILE_COLS,
     TP,
     P,
+    on_table_nb,
 )
 from simlib.games.terraria.world import generate_world_nb
 
@@ -976,14 +977,12 @@ def house_fits_nb(st, tab, p, hid, r, c):
     cols = st.grid.shape[2]
     if r < 0 or c < 0 or r + ht > rows or c + wd > cols:
         return False
-    h = rows // LAYERS
-    w = cols // TILE_COLS
     pr = st.pieces[p, PC.ROW]
     pc = st.pieces[p, PC.COL]
     near = False
     for i in range(r, r + ht):
         for j in range(c, c + wd):
-            if st.tiles[TP.KNOWN, i // h, j // w] == 0:
+            if not on_table_nb(st.grid, st.tiles, i, j):
                 return False
             if st.grid[P.SQ, i, j] == SQ.BLOCK or st.grid[P.OCC, i, j] != 0:
                 return False

@@ -86,7 +86,7 @@ from __future__ import annotations
 
 from simlib.core.jit import njit
 from simlib.core.rng import randint_nb
-from simlib.games.terraria import life
+from simlib.games.terraria import life, state
 from simlib.games.terraria.enemy import move_enemy_nb, nearest_character_nb
 from simlib.games.terraria.layout import (
     AR,
@@ -175,11 +175,7 @@ def _free_row_nb(st):
 @njit(refcount=False)
 def _visible_nb(st, r, c):
     """A square a token may be placed on: discovered, no block, no house, no piece."""
-    h = st.grid.shape[1] // LAYERS
-    w = st.grid.shape[2] // TILE_COLS
-    if r < 0 or r >= st.grid.shape[1] or c < 0 or c >= st.grid.shape[2]:
-        return False
-    if st.tiles[TP.KNOWN, r // h, c // w] == 0:
+    if not state.on_table_nb(st.grid, st.tiles, r, c):
         return False
     if st.grid[P.SQ, r, c] == SQ.BLOCK or st.grid[P.FEAT, r, c] & FEAT.HOUSE:
         return False
@@ -465,8 +461,11 @@ def _attacker_nb(st, k, boss_short, boss_ranged):
 
 
 @njit(refcount=False)
-def _band_nb(st, tab, k, p, boss_short, boss_ranged):
-    """Band in which row ``k`` attacks character ``p``: 1 long, 2 medium, 3 short, 0 none."""
+def _band_nb(st, tab, k, p, boss_short, boss_ranged, epoch):
+    """Band in which row ``k`` attacks character ``p``: 1 long, 2 medium, 3 short, 0 none.
+
+    Line of sight through the ``st.seen`` memo at the sight ``epoch``.
+    """
     h = st.grid.shape[1] // LAYERS
     w = st.grid.shape[2] // TILE_COLS
     er = st.pieces[k, PC.ROW]
@@ -488,7 +487,6 @@ def _band_nb(st, tab, k, p, boss_short, boss_ranged):
             return 0
         if band != 3 and not boss_ranged:
             return 0
-    epoch = sight_epoch_nb(st.tiles, st.g[G.SIGHT])
     if not sees_memo_nb(st.seen, epoch, st.grid, st.tiles, er, ec, cr, cc):
         return 0
     return band
@@ -652,6 +650,7 @@ def _bands_nb(st, tab, boss_short, boss_ranged, refresh):
     the attack step only when a death drops a stack; then the caller refreshes
     (``refresh``: pairs already done stay done, so no enemy attacks a character twice).
     """
+    epoch = sight_epoch_nb(st.tiles, st.g[G.SIGHT])  # nothing here changes what blocks sight
     for p in range(MAX_PLAYERS):
         alive = st.chars[p, CH.IN_WORLD] != 0 and st.pieces[p, PC.KIND] == KIND.CHARACTER
         for k in range(ENEMY_ROW, BOSS_ROW + 1):
@@ -660,7 +659,7 @@ def _bands_nb(st, tab, boss_short, boss_ranged, refresh):
             b = 0
             if alive and _attacker_nb(st, k, boss_short, boss_ranged):
                 if _natk_nb(st, tab, k) > 0:
-                    b = _band_nb(st, tab, k, p, boss_short, boss_ranged)
+                    b = _band_nb(st, tab, k, p, boss_short, boss_ranged, epoch)
             st.dist[p, k - ENEMY_ROW] = b
 
 

@@ -174,7 +174,7 @@ def sees_memo_nb(seen, epoch, grid, tiles, ar, ac, br, bc):
 
     ``seen`` int32 (slots, 4) rows ``(square a, square b, epoch, answer)`` (-1: empty) are
     a direct-mapped memo of answers; ``epoch`` must change whenever a square's blocking or
-    a tile's discovery may have changed (``engine.sight_epoch_nb``). The pair is keyed in
+    a tile's discovery may have changed (:func:`sight_epoch_nb`). The pair is keyed in
     a fixed order (sight is symmetric, TR-267) and asked of :func:`sees_nb` in that order,
     so an answer never depends on the memo. Writes ``seen``.
     """
