@@ -82,7 +82,7 @@ def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
     return 0
 
 
-@njit(refcount=False)
+@njit(refcount=False, llvm_inline=True)
 def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
     """True when the segment between two corners passes inside no blocking region.
 
@@ -195,7 +195,7 @@ def sees_memo_nb(seen, epoch, grid, tiles, ar, ac, br, bc):
     return ans
 
 
-@njit(refcount=False)
+@njit(refcount=False, llvm_inline=True)
 def reach_nb(ar, ac, br, bc, tile_rows, tile_cols):
     """Bit set of ranges (``R``) that reach square (br, bc) from square (ar, ac)."""
     dr = abs(ar - br)
