@@ -68,8 +68,9 @@ a kernel Python calls directly compiles as any other. It is not numba's own
 ``inline="always"``, which inlines numba IR before typing and costs compile time at every
 call site. Records are unchanged (inlining changes no arithmetic: ``fastmath`` is off).
 Measured 2026-12-01, Terraria, two processes of 400 games at once, one per CPU, the CPUs
-swapped each round (this machine's two vCPUs differ by about 15%), 8 rounds: games/s
-+12.6% (geometric mean of the paired ratios; median +16.5%). Raising LLVM's inline
+swapped each round (this machine's two vCPUs differ by about 15%): games/s +6.6% over 6
+rounds (geometric mean of the paired ratios; median +8.3%), +12.6% over 8 in an earlier
+run. Raising LLVM's inline
 threshold for every kernel instead gave +5% at 1,000 and a third less speed at 10,000;
 Sub Terra gained nothing from it (its time is in the work of its searches, not in calls).
 
