@@ -210,20 +210,16 @@ def test_a_kernel_called_from_kernels_compiles_no_wrappers_and_no_machine_code()
     assert _inner_only.__name__ == "_inner_only" and _inner_only.__doc__ is None
 
 
-@njit(cache=False, llvm_inline=True)
-def _summed_inline(a):
+def _sum_of_squares(a):
     t = 0
     for v in a:
         t += v * v
     return t
 
 
-@njit(cache=False)
-def _summed_plain(a):
-    t = 0
-    for v in a:
-        t += v * v
-    return t
+# the same code twice, marked and not: the mark is the only difference between them
+_summed_inline = njit(cache=False, llvm_inline=True)(_sum_of_squares)
+_summed_plain = njit(cache=False)(_sum_of_squares)
 
 
 @njit(cache=False)
