@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from test_terraria_engine import ident, new_game
 from test_terraria_rules_turn import MINIONS, STAFF_A, STAFF_B, TWIN, arena
-from test_terraria_rules_world import LEFT, TOP, at, house_scene, put, res
+from test_terraria_rules_world import LEFT, TOP, at, house_scene, put, res, scene
 
 from simlib.games.terraria import bots, engine, life
 from simlib.games.terraria import movement as mv
@@ -35,7 +35,7 @@ from simlib.games.terraria.layout import (
     replace,
 )
 from simlib.games.terraria.sight import sees_nb
-from simlib.games.terraria.state import FEAT, KIND, SQ, P
+from simlib.games.terraria.state import FEAT, KIND, PC, SQ, P
 
 
 # --- TR-237 / TR-164: a chop square under a house ---------------------------------------------
@@ -87,6 +87,25 @@ def test_the_bots_do_not_seek_a_tree_or_chest_under_a_house():  # TR-237, TR-235
     bp_turn[bots.BP.WOOD_TARGET] = 99.0  # short of wood: a free tree would be chopped
     assert not bots._adjacent_acts_nb(st, tab, 0, bp_turn)
     assert st.chars[0, CH.AP] == 2 and st.grid[P.PROG][tree] == 0
+
+
+# --- TR-116, TR-136: the bots' path search and the searcher's own piece -------------------------
+def test_the_bots_search_does_not_stand_on_the_searchers_own_piece():  # TR-116, TR-136
+    # A piece holds up the square above it (a stack, TR-136), but not the piece's own: once
+    # it steps, its square is empty. The search counted it and planned a step straight up
+    # into open air, over and over: the step falls back (TR-116) and costs a point each time.
+    st, tab = scene(["......", "......", "######"])
+    put(st, 0, 1, 1)
+    put(st, 1, 1, 3)  # a teammate
+    st.chars[0, CH.AP] = 2
+    n = bots.search_nb(st, tab, 0, 4, 2)
+    assert n > 0 and st.bdist[TOP + 1, LEFT + 1] == 0
+    assert st.bdist[TOP, LEFT + 1] == -1  # straight up over itself: it would fall back
+    assert st.bdist[TOP, LEFT + 3] == 2  # on the teammate's head, a stack (TR-136)
+    assert st.grid[P.OCC, TOP + 1, LEFT + 1] == 1  # its piece is back in its square
+    assert engine.step_action_nb(st, tab, 0, -1, 0)  # the step the search refused...
+    assert (st.pieces[0, PC.ROW], st.pieces[0, PC.COL]) == (TOP + 1, LEFT + 1)  # ...falls back
+    assert st.chars[0, CH.AP] == 1
 
 
 # --- TR-235: what a house may cover -------------------------------------------------------------

@@ -14,10 +14,20 @@ import heapq
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from terraria_helpers import COLS, RES_DIG, ROWS, Ref, buffers, drawn_world, generated
+from terraria_helpers import (
+    COLS,
+    RES_DIG,
+    RES_STRUCT,
+    ROWS,
+    Ref,
+    buffers,
+    drawn_world,
+    generated,
+)
 
 from simlib.games.terraria import bots
-from simlib.games.terraria.state import SQ
+from simlib.games.terraria.layout import N_PIECES
+from simlib.games.terraria.state import PC, SQ, P
 
 
 def _dig_ap(ref, rate, r, c):
@@ -166,3 +176,60 @@ def test_search_kernel_matches_reference(index, reveal, start, rate, budget, fal
         ]
         r0, c0 = cells[start % len(cells)]
     check_against_reference(grid, tiles, mini, rate, r0, c0, budget, fall_pen)
+
+
+def ref_pick(grid, tiles, pieces, bdist, bfrom, q, n, r0, c0, bp, under):
+    """Plain-Python goal pick: best value per cost, the first in the queue on a tie.
+
+    With ``under`` >= 0, only squares whose recorded way back passes through ``under``,
+    at their cost beyond it.
+    """
+    cols = grid.shape[2]
+    d0 = int(bdist.flat[under]) if under >= 0 else 0
+    best, bv = -1, 0.0
+    for i in range(n):
+        node = int(q[2 * i])
+        r, c = divmod(node, cols)
+        d = int(bdist[r, c])
+        if d != q[2 * i + 1] or (r, c) == (r0, c0) or grid[P.OCC, r, c] != 0:
+            continue
+        if under >= 0:
+            chain, up = [], node
+            while up >= 0:
+                chain.append(up)
+                up = int(bfrom.flat[up]) // 18 if bfrom.flat[up] >= 0 else -1
+            if under not in chain[1:]:
+                continue
+        v = bots._square_value_nb(grid, tiles, pieces, RES_DIG, RES_STRUCT, r, c, bp, True)
+        v /= 1.0 + d - d0
+        if v > bv:
+            best, bv = node, v
+    return best
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 3), st.integers(0, 10_000))
+def test_goal_pick_beyond_a_reached_goal_matches_reference(index, rate, pick):
+    # the bots go on from a reached goal along the same search's tree (``under``): only the
+    # squares the search reached through it, priced by the cost beyond it
+    grid, tiles, mini = generated(37, index, reveal_all=True)
+    cells = [(r, c) for r in range(ROWS) for c in range(COLS)
+             if grid[P.SQ, r, c] not in (SQ.BLOCK, SQ.LAVA)]
+    r0, c0 = cells[index % len(cells)]
+    bdist, bfrom, q, n = run_search(grid, tiles, rate, r0, c0, 9, 2)
+    pieces = np.zeros((N_PIECES, PC.N), np.int16)
+    bp = np.array(bots.BOTS["explorer"][1] + (0.0,) * (bots.BP.N - 16))
+    bp[bots.BP.WOOD_TARGET] = 99.0
+    reached = [int(q[2 * i]) for i in range(n) if bdist.flat[q[2 * i]] == q[2 * i + 1]]
+    below = dict.fromkeys(reached, 0)  # squares reached through each square
+    for node in reached:
+        up = int(bfrom.flat[node]) // 18 if bfrom.flat[node] >= 0 else -1
+        while up >= 0:
+            below[up] += 1
+            up = int(bfrom.flat[up]) // 18 if bfrom.flat[up] >= 0 else -1
+    inner = [u for u in reached if below[u] >= 3 and bdist.flat[u] > 0] or reached
+    for under in (-1, inner[pick % len(inner)]):
+        want = ref_pick(grid, tiles, pieces, bdist, bfrom, q, n, r0, c0, bp, under)
+        got = bots._pick_goal_nb(grid, tiles, pieces, bdist, bfrom, q, RES_DIG, RES_STRUCT,
+                                 r0, c0, bp, n, True, under)
+        assert got == want
