@@ -41,9 +41,10 @@ Every bot plays the same turn loop with its own weights (``bp``, a float64 vecto
    (:func:`make_room_nb`).
 
 Bots: ``explorer`` (tiles, depth and chests first), ``builder`` (the default and the
-strongest: wood, houses and gear first) and ``fighter`` (hunts enemies and bosses). All
-read the current objectives (:func:`turn_weights_nb`): each player pushes one of the
-chains the team still needs hardest (player ``p`` the ``p mod needed``-th most advanced).
+strongest on Hard: wood, houses and gear first) and ``fighter`` (hunts enemies and
+bosses). All read the current objectives (:func:`turn_weights_nb`): each player pushes one
+of the chains the team still needs hardest (player ``p`` the ``p mod needed``-th most
+advanced).
 """
 
 from __future__ import annotations
