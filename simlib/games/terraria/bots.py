@@ -34,7 +34,7 @@ Every bot plays the same turn loop with its own weights (``bp``, a float64 vecto
    going to, or an action fails or ends elsewhere. The search does not count the bot's
    own piece as holding anything up (it leaves its square when it steps): until
    2026-12-01 it did, planned a step straight up into open air, fell back and spent its
-   action points doing it again, which cost 5-7 points of win rate (see ``BOTS``).
+   action points doing it again (what that cost: the note above ``BOTS``).
    Before digging a resource it has no room for, the bot counts on a teammate with room
    (what a player has no room for goes to teammates first, ``life.team_gain_nb``), else
    passes a slot's units to teammates with room for them, and only then gives up a type
