@@ -159,7 +159,7 @@ def test_search_on_flat_ground_and_a_dig():
     st.booleans(),
     st.integers(0, ROWS * COLS - 1),
     st.integers(0, 3),
-    st.integers(2, 24),
+    st.integers(2, 40),  # the bots' whole budget range
     st.integers(0, 4),
 )
 def test_search_kernel_matches_reference(index, reveal, start, rate, budget, fall_pen):
