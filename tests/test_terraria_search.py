@@ -178,6 +178,12 @@ def test_search_kernel_matches_reference(index, reveal, start, rate, budget, fal
     check_against_reference(grid, tiles, mini, rate, r0, c0, budget, fall_pen)
 
 
+def _up(bfrom, node):
+    """The square the search reached ``node`` from (-1: the root)."""
+    f = int(bfrom.flat[node])
+    return f // 18 if f >= 0 else -1
+
+
 def ref_pick(grid, tiles, pieces, bdist, bfrom, q, n, r0, c0, bp, under):
     """Plain-Python goal pick: best value per cost, the first in the queue on a tie.
 
@@ -197,7 +203,7 @@ def ref_pick(grid, tiles, pieces, bdist, bfrom, q, n, r0, c0, bp, under):
             chain, up = [], node
             while up >= 0:
                 chain.append(up)
-                up = int(bfrom.flat[up]) // 18 if bfrom.flat[up] >= 0 else -1
+                up = _up(bfrom, up)
             if under not in chain[1:]:
                 continue
         v = bots._square_value_nb(grid, tiles, pieces, RES_DIG, RES_STRUCT, r, c, bp, True)
@@ -218,15 +224,17 @@ def test_goal_pick_beyond_a_reached_goal_matches_reference(index, rate, pick):
     r0, c0 = cells[index % len(cells)]
     bdist, bfrom, q, n = run_search(grid, tiles, rate, r0, c0, 9, 2)
     pieces = np.zeros((N_PIECES, PC.N), np.int16)
-    bp = np.array(bots.BOTS["explorer"][1] + (0.0,) * (bots.BP.N - 16))
+    defaults = bots.BOTS["explorer"][1]
+    bp = np.zeros(bots.BP.N)  # the parameters, then the turn's derived weights
+    bp[: len(defaults)] = defaults
     bp[bots.BP.WOOD_TARGET] = 99.0
     reached = [int(q[2 * i]) for i in range(n) if bdist.flat[q[2 * i]] == q[2 * i + 1]]
     below = dict.fromkeys(reached, 0)  # squares reached through each square
     for node in reached:
-        up = int(bfrom.flat[node]) // 18 if bfrom.flat[node] >= 0 else -1
+        up = _up(bfrom, node)
         while up >= 0:
             below[up] += 1
-            up = int(bfrom.flat[up]) // 18 if bfrom.flat[up] >= 0 else -1
+            up = _up(bfrom, up)
     inner = [u for u in reached if below[u] >= 3 and bdist.flat[u] > 0] or reached
     for under in (-1, inner[pick % len(inner)]):
         want = ref_pick(grid, tiles, pieces, bdist, bfrom, q, n, r0, c0, bp, under)

@@ -728,7 +728,8 @@ def search_nb(st, tab, p, budget, fall_pen):
     the first. Falls are priced even where they cannot hurt (Journey, Lucky Horseshoe): a
     long drop is also a climb back, and a bot that dropped freely went deeper than its
     armor sooner and died more (measured: Lucky Horseshoe lost 7 pp to standard on Medium,
-    with ten times the games out of respawns). A bucket queue by cost, nodes up to ``budget``.
+    with ten times the games out of respawns). Squares are expanded by cost, one level
+    at a time up to ``budget``, in the order the queue reached them.
     ``p``'s own piece is taken out of ``P.OCC`` for the search and put back after it.
     """
     pick = st.chars[p, CH.PICK]
