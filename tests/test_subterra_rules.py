@@ -1686,7 +1686,9 @@ def test_whole_games_rulebook_out_of_time():
 
 
 def test_games_end_only_when_the_end_condition_holds():
-    # ST-052 ST-053 ST-055 ST-064: replay games on our own arrays and inspect the end state
+    # ST-052 ST-053 ST-057 ST-064: replay games on our own arrays; read the end state in
+    # plain Python: every caver still in the game is on the exit or unconscious (ST-052/053),
+    # and the record's left-behind count is the cavers not standing on the exit (ST-057)
     params = compiled(check_invariants=True)
     tl, nb, grid, cv, hz, gs, stack, deck, scratch = state.alloc_nb()
     rec = np.zeros(1, dtype=engine.record_dt)
@@ -1695,7 +1697,14 @@ def test_games_end_only_when_the_end_condition_holds():
         engine.play_one_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, BOT_ID, BP,
                            SEED, i, rec[0], rng)
         assert gs[GFC.OVER] == 1 and gs[GFC.ROUND] < MAX_ROUNDS
-        assert engine.game_over_nb(cv, gs)
+        ex = int(gs[GFC.EXIT_TILE])
+        rows = [(int(cv[c, CFC.REMOVED]), int(cv[c, CFC.HP]), int(cv[c, CFC.TILE]))
+                for c in range(4)]
+        still_acting = [c for c, (rem, hp, t) in enumerate(rows)
+                        if rem == 0 and hp > 0 and t != ex]
+        assert still_acting == [], (i, rows)
+        on_exit = sum(1 for rem, hp, t in rows if rem == 0 and t == ex)
+        assert rec[0]["escaped"] == on_exit and rec[0]["left_behind"] == 4 - on_exit
         hp, mx = cv[:4, CFC.HP], cv[:4, CFC.MAXHP]
         assert np.all((hp >= 0) & (hp <= mx))
         assert gs[GFC.N_HORRORS] == np.sum(hz >= 0) <= MAX_HORRORS

@@ -102,3 +102,45 @@ def test_exert_point_combines_with_a_normal_point():
     turn(cave, 0, script((0, ACTION.MOVE, E, 0), (0, ACTION.SWIM, E, 0)))
     assert cave.at(0) == b
     assert cave.gs[GFC.EXERTIONS] == 0
+
+
+def test_failed_exert_check_costs_one_health():
+    # ST-080 ST-081: an exerted caver rolls at the end of the turn; a failure costs exactly
+    # 1 health, a success nothing
+    for ok, hp in ((False, 2), (True, 3)):
+        cave, tiles = corridor()
+        turn(cave, 0, script(*[(0, ACTION.MOVE, E, 1)] * 3), rng_for(ok))
+        assert cave.at(0) == tiles[3] and cave.gs[GFC.EXERTIONS] == 1
+        assert cave.hp(0) == hp and cave.gs[GFC.DMG_EXERT] == 3 - hp
+
+
+def test_exert_once_a_turn():
+    # ST-078: one exert a turn, so at most 3 points; a fourth Move is refused even when
+    # the caver asks to exert again
+    cave, tiles = corridor(6)
+    turn(cave, 0, script(*[(0, ACTION.MOVE, E, 1)] * 5), rng_for(True))
+    assert cave.at(0) == tiles[3]
+    assert cave.gs[GFC.EXERTIONS] == 1 and cave.gs[GFC.ACTIONS + ACTION.MOVE] == 3
+
+
+def test_each_action_costs_its_points():
+    # ST-073 ST-095: a Run (2 points) spends the whole turn; a Move after it needs the exert
+    cave, tiles = corridor(6)
+    run = (E + 1) | ((E + 1) << 3)
+    turn(cave, 0, script((0, ACTION.RUN, run, 0), (0, ACTION.MOVE, E, 0)))
+    assert cave.at(0) == tiles[2]
+    assert seen(cave.gs, GFC.SCRIPT_AP, 2) == [2, 0]
+
+
+def test_knocked_out_caver_passes_at_once():
+    # ST-067 ST-065: knocked out by gas on the first Move, the caver takes no more actions
+    cave = Cave()
+    a = cave.tile(0, 0)
+    g = cave.tile(1, 0, TILE.GAS)
+    cave.tile(2, 0)
+    cave.caver(0, a, hp=2)
+    cave.caver(1, a)  # a conscious caver left, so the game goes on (ST-053)
+    cave.gs[GFC.GAS_ACTIVE] = 2
+    turn(cave, 0, script((0, ACTION.MOVE, E, 0), (0, ACTION.MOVE, E, 0)))
+    assert cave.at(0) == g and cave.hp(0) == 0
+    assert cave.gs[GFC.ACTIONS + ACTION.MOVE] == 1
