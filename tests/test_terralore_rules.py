@@ -6,7 +6,7 @@ called on them; whole matches use the batch kernel with chosen bots.
 
 import numpy as np
 import pytest
-from terralore_helpers import DATA, GAME, NAMES, PASSIVE, Board, bot_params, cid
+from terralore_helpers import DATA, GAME, NAMES, PASSIVE, Board, bot_params, cid, face_down
 
 from simlib.core.rng import new_state
 from simlib.errors import SimlibInputError
@@ -124,15 +124,18 @@ def test_tl032_rarity_alone_changes_nothing(tmp_path):
 
 def test_tl006_opening_hands_of_four_from_a_shuffled_deck():
     b = Board()
-    orders = []
+    orders = {0: [], 1: []}
     for seed in range(3):
         engine.setup_nb(b.S, b.gs, b.played, b.params, new_state(seed, 0))
         for s in range(2):
             assert b.ps(s, "HAND_N") == 4 and b.ps(s, "DECK_TOP") == 4
             assert b.breaches() == 0
-        orders.append(tuple(b.S[0, PS.N:PS.N + DECK]))
-    assert len(set(orders)) == 3  # shuffled differently per game
-    assert sorted(orders[0]) == list(range(DECK))  # a permutation of the 20 cards
+            orders[s].append(tuple(b.S[s, PS.N:PS.N + DECK]))
+            # the hand is the top four of the deck as shuffled
+            assert b.S[s, HAND_AT:HAND_AT + 4].tolist() == list(orders[s][-1][:4])
+    for s in range(2):  # each player shuffles their own deck, differently per game
+        assert len(set(orders[s])) == 3, s
+        assert sorted(orders[s][0]) == list(range(DECK))  # a permutation of the 20 cards
 
 
 def test_tl007_tl008_a_draw_into_a_full_hand_goes_to_the_graveyard():
@@ -155,14 +158,51 @@ def test_tl009_tl010_tl038_tl078_passive_players_draw_two_a_turn_and_deck_out_on
     assert (df["invariant_violations"] == 0).all()
 
 
-def test_tl009_no_draw_on_turn_one_tl037_draw_comes_first_in_a_turn():
-    # TL-037: the Draw Phase opens every turn from turn 2; TL-009: turn 1 has none. (With a
-    # turn-1 draw the passive match above would end on turn 9, not 10.)
+def test_tl010_tl038_the_draw_phase_draws_two_for_each_player():
     b = Board()
     engine.setup_nb(b.S, b.gs, b.played, b.params, new_state(0, 0))
     assert b.ps(0, "HAND_N") == 4 and b.ps(1, "HAND_N") == 4
     assert not engine.draw_phase_nb(b.S, b.cfg)
     assert b.ps(0, "HAND_N") == 6 and b.ps(1, "HAND_N") == 6  # TL-010: two each
+
+
+def _one_turn(b, turn=2):
+    """Play the match loop's turn ``turn`` on a board, both seats passing.
+
+    Each deck keeps the cards that turn draws (none on turn 1, else 2), so the next turn
+    both players fail to draw on the same draw and the tiebreakers end the match. The cards
+    the test placed face-down are revealed in that turn.
+    """
+    for s in range(2):
+        b.deck_left(s, 0 if turn == 1 else 2)
+    b.gs[GS.TURN] = turn - 1
+    bp = np.stack([PASSIVE, PASSIVE])
+    engine.play_turns_nb(b.S, b.gs, b.played, b.params, np.array([2, 2], np.int64), bp, b.pay,
+                         b.ctx, new_state(5, 0))
+
+
+def test_tl009_turn_one_has_no_draw_phase():
+    b = Board()
+    face_down(b, 0, ATK0, "Rock Giant")  # 3 against no defence
+    _one_turn(b, turn=1)  # empty decks: a turn-1 draw would end the match at once
+    assert b.gs[GS.TURN] == 2  # turn 1 was played; turn 2's draw failed for both
+    assert b.lane(0, ATK0) == ["Rock Giant"] and b.hidden(0, ATK0) == [0]
+    assert b.hp(1) == 7 and b.gs[GS.WINNER] == 0 and b.gs[GS.CAUSE] == CAUSE.TIEBREAK
+
+
+def test_tl037_tl055_a_turn_reveals_before_it_counts():
+    b = Board()
+    b.creature(0, ATK0, "Rock Giant")  # 3 attacking seat 1
+    b.creature(1, 1, "Gaia Titan")  # 6 defending seat 1's castle
+    face_down(b, 0, ATK0, "Doom Blade")  # this turn's play: destroys the Titan when revealed
+    _one_turn(b)
+    assert b.gs[GS.TURN] == 3
+    assert b.hand_names(0) != [] and b.ps(0, "HAND_N") == 2  # TL-038: the turn-2 draw
+    assert b.lane(1, 1) == [] and "Gaia Titan" in b.grave(1)
+    # TL-037/055: revealed (Titan gone) before counting: 3 against no defence
+    assert b.hp(1) == 7 and b.hp(0) == 10
+    assert b.gs[GS.WINNER] == 0 and b.gs[GS.CAUSE] == CAUSE.TIEBREAK  # TL-073 on turn 3
+    assert b.breaches() == 0
 
 
 def test_tl011_tl013_tl080_cost_paid_by_discarding_other_cards():
@@ -183,7 +223,9 @@ def test_tl012_cost_zero_needs_no_discard_and_too_few_cards_cannot_pay():
     assert b.grave(0) == [] and b.lane(0, ATK0) == ["Sprout"]
     b.hand(0, "Gaia Titan", "Wolf")  # cost 3, only 1 other card
     assert not engine.can_place_nb(b.S, b.cards, b.cfg, 0, 0, ATK0)
-    b.hand(0, "Shade", "Ghoul")
+    b.hand(0, "Shade")  # 3 cards in hand, but only 2 besides the Titan itself
+    assert not engine.can_place_nb(b.S, b.cards, b.cfg, 0, 0, ATK0)
+    b.hand(0, "Ghoul")  # 3 others: enough
     assert engine.can_place_nb(b.S, b.cards, b.cfg, 0, 0, ATK0)
 
 
@@ -212,6 +254,11 @@ def test_tl015_an_empty_deck_alone_does_not_lose():
     engine.counting_phase_nb(b.S, b.cards, b.cfg, 0)
     assert not engine.end_by_castle_nb(b.S, b.gs, b.cards)  # still playing until a draw
     assert engine.draw_phase_nb(b.S, b.cfg)
+    # through the match loop: turn 2's draw empties both decks; turn 3's draw fails
+    b2 = Board()
+    _one_turn(b2, turn=2)
+    assert b2.ps(0, "DECK_TOP") == DECK and b2.ps(1, "DECK_TOP") == DECK
+    assert b2.gs[GS.TURN] == 3 and b2.gs[GS.CAUSE] == CAUSE.DRAW
 
 
 def test_tl073_both_out_on_the_same_draw_higher_hp_wins():
@@ -400,6 +447,19 @@ def test_tl042_tl085_traps_stay_hidden_until_their_trigger():
     assert b.grave(1)[-1] == "Whirlpool"
 
 
+def test_tl085_an_attacked_trap_needs_the_defence_beaten_not_tied():
+    b = Board()
+    b.trap(1, 1, "Overload")  # attacked: 3 damage to seat 0's castle
+    b.creature(1, 1, "Rock Giant")  # seat 1's defence 3
+    b.creature(0, 1, "Blaze Knight")  # seat 0's attack 3: a tie does not beat it
+    b.count()
+    assert b.traps(1, 1) == ["Overload"] and b.hp(0) == 10 and b.hp(1) == 10
+    b.creature(0, 1, "Sprout")  # 4 > 3: now it springs, then 1 excess damage
+    b.count()
+    assert b.traps(1, 1) == [] and b.grave(1) == ["Overload"]
+    assert b.hp(0) == 7 and b.hp(1) == 9
+
+
 def test_tl085_enemy_creature_trap_aims_at_the_creature_revealed():
     b = Board()
     b.trap(1, 1, "Quicksand")  # exile the creature revealed here
@@ -541,6 +601,30 @@ def test_tl056_tl057_tl058_tl059_tl060_counting():
     assert b2.hp(0) == 0 and b2.hp(1) == 0  # TL-060: both attacks, damage together
 
 
+def test_tl023_draw_effect_draws_its_amount_into_the_hand():
+    b = Board()
+    hv, p = b.hand(0, "Harvest", "Sprout")  # draw 2
+    b.next_draws(0, "Wolf", "Squire", "Ghoul")
+    top = b.ps(0, "DECK_TOP")
+    b.place(0, hv, DEF0, pay=[p])
+    b.reveal()
+    assert b.hand_names(0) == ["Wolf", "Squire"] and b.ps(0, "DECK_TOP") == top + 2
+    assert b.ps(1, "DECK_TOP") == 0 and b.ps(1, "HAND_N") == 0
+    assert b.grave(0) == ["Sprout", "Harvest"]
+
+
+def test_tl023_mill_effect_sends_the_opponents_top_cards_to_their_graveyard():
+    b = Board()
+    sc, p = b.hand(0, "Scatter", "Sprout")  # mill 2
+    b.next_draws(1, "Wolf", "Squire", "Ghoul")
+    mine = b.ps(0, "DECK_TOP")
+    b.place(0, sc, ATK0, pay=[p])
+    b.reveal()
+    assert b.grave(1) == ["Wolf", "Squire"] and b.ps(1, "DECK_TOP") == 2
+    assert b.ps(0, "DECK_TOP") == mine and b.grave(0) == ["Sprout", "Scatter"]
+    assert b.breaches() == 0
+
+
 def test_tl063_healing_stops_at_the_starting_hp():
     b = Board()
     b.hp(0, 9)
@@ -576,17 +660,20 @@ def test_tl064_lane_size_setting():
 
 
 def test_tl067_creatures_leave_only_to_effects_or_to_make_room():
-    # a whole match with invariant checks: the own-field count only falls by destruction
-    # for room (lane full) or by an effect; checked via the lane never exceeding its size
-    # and every removal landing in the graveyard / exile / banished zone
+    # a lane with free slots: the bot plays a creature there and destroys none of its own
+    b = Board()
+    b.creature(0, 1, "Wolf")
+    b.creature(0, 0, "Squire")
+    b.hand(0, "Sprout")
+    b.play_phase(0, bot_params("aggressive"), bot=0)
+    assert b.ps(0, "N_PLAYS") == 1 and b.hand_names(0) == []  # the Sprout was played
+    assert sorted(b.lane(0, 0) + b.lane(0, 1)) == ["Sprout", "Squire", "Wolf"]
+    assert b.grave(0) == []
+    # whole matches with invariant checks: whatever leaves the field lands in exactly one
+    # zone (this does not tell why it left; the scenario above does)
     df = play({"check_invariants": True, "deck0": "shadow_control", "deck1": "nature_swarm"},
               games=300)
     assert (df["invariant_violations"] == 0).all()
-    b = Board()
-    b.creature(0, 1, "Wolf")
-    b.hand(0, "Sprout")
-    b.play_phase(0, bot_params("aggressive"), bot=0)
-    assert b.lane(0, 1)[0] == "Wolf"  # a free slot: nothing destroyed
 
 
 # --- graveyard, exile, banish, tokens ---------------------------------------------------------
