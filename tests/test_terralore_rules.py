@@ -361,6 +361,7 @@ def test_tl025_tl026_tl027_tl028_tl029_landmarks():
     for _ in range(4):
         b.creature(0, ATK0, "Sprout")
     wt, pay = b.hand(0, "Wind Temple", "Shade")
+    assert engine.can_place_nb(b.S, b.cards, b.cfg, 0, 0, ATK0)  # TL-028: the full lane
     b.place(0, wt, ATK0, pay=[pay])
     b.reveal()
     assert b.ps(0, "LANDMARK") == wt and b.zone(0, wt) == ZONE.LANDMARK
@@ -375,6 +376,35 @@ def test_tl025_tl026_tl027_tl028_tl029_landmarks():
     assert b.grave(0)[-1] == "Wind Temple"  # TL-027: the old one destroyed
     assert b.field(0) == 4  # TL-029: landmarks have no points; Cathedral boosts lane 0 only
     assert b.breaches() == 0
+
+
+def test_tl025_tl059_a_damage_landmark_hits_the_opponent_at_every_counting():
+    b = Board()
+    b.landmark(0, DEF0, "Volcano")  # 1 damage to the opponent's castle at each counting
+    b.creature(0, ATK0, "Sprout")  # attack 1 ...
+    b.creature(1, 1, "Gaia Titan")  # ... against defence 6: the surplus stops the attack only
+    for turn in range(2):
+        b.count()
+        assert b.hp(1) == 10 - (turn + 1) and b.hp(0) == 10
+        assert b.grave(0) == [] and b.zone(0, int(b.S[0, PS.LANDMARK])) == ZONE.LANDMARK
+
+
+def test_tl081_boost_and_weaken_reach_the_face_up_creatures_here():
+    b = Board()
+    b.creature(0, ATK0, "Wolf")  # 2, face up
+    b.creature(0, DEF0, "Squire")  # 2, the other lane
+    b.creature(1, 1, "Rock Giant")  # 3: seat 1's defence against seat 0
+    zd, p1 = b.hand(0, "Zephyr Dancer", "Sprout")  # my other face-up creatures here +1
+    b.place(0, zd, ATK0, pay=[p1])
+    gh, p2 = b.hand(0, "Ghoul", "Shade")  # placed after the Dancer: still face-down then
+    b.place(0, gh, ATK0, pay=[p2])
+    ud, p3 = b.hand(0, "Undertow", "Spark Imp")  # the opponent's face-up creatures here -2
+    b.place(0, ud, ATK0, pay=[p3])
+    b.reveal()
+    assert b.lane(0, ATK0) == ["Wolf", "Zephyr Dancer", "Ghoul"]
+    assert b.total(0, ATK0) == (2 + 1) + 1 + 2  # Wolf boosted; not the Dancer nor the Ghoul
+    assert b.total(0, DEF0) == 2  # not here: unchanged
+    assert b.total(1, 1) == 3 - 2
 
 
 def test_tl032_affinity_matters_through_effects_only():
