@@ -72,7 +72,7 @@ def pile(st, p, which):
     return [int(x) for x in st.deck[p, which, : st.npile[p, which]]]
 
 
-def test_setup_is_a_shuffled_deck_of_eight():  # TR-030, TR-032
+def test_setup_is_a_shuffled_deck_of_eight():  # TR-052
     st, tab = state()
     assert sorted(pile(st, 0, PILE.DRAW)) == sorted(tab.start_deck.tolist())
     assert st.ready[0] == -1 and st.npile[0, PILE.HAND] == 0
@@ -108,14 +108,16 @@ def test_the_ready_slot():  # TR-095, TR-108, TR-109, TR-110, TR-111
     first = pile(st, 0, PILE.HAND)[0]
     cards.ready_card_nb(st, 0, 0)
     assert st.ready[0] == first and st.npile[0, PILE.HAND] == 3
-    ap_before = st.chars[0, CH.AP]
-    assert st.chars[0, CH.AP] == ap_before  # a readied card gives nothing this turn
+    # a readied card gives nothing this turn: no icon taken, not in the play area
+    assert (st.chars[0, CH.AP], st.chars[0, CH.DEF], st.chars[0, CH.HP]) == (0, 0, 3)
+    assert st.npile[0, PILE.PLAY] == 0
     cards.end_round_cards_nb(st, 0)
     assert st.ready[0] == first  # stays across turns
     second = pile(st, 0, PILE.DRAW)[-1]
     cards.draw_hand_nb(st, 0, 1, False)
+    discards = pile(st, 0, PILE.DISCARD)
     cards.ready_card_nb(st, 0, 0)  # a second card forces the first into the discards
-    assert st.ready[0] == second and first in pile(st, 0, PILE.DISCARD)
+    assert st.ready[0] == second and pile(st, 0, PILE.DISCARD) == discards + [first]
     assert cards.draw_hand_nb(st, 0, 4, True) == 4  # counts toward the hand limit
     assert pile(st, 0, PILE.HAND)[0] == second and st.ready[0] == -1
 

@@ -15,6 +15,9 @@ import pytest
 from simlib.games.terraria import GAME, cards, engine
 from simlib.games.terraria.content_tables import table_names
 from simlib.games.terraria.layout import (
+    BO,
+    BOSS_ROW,
+    BOSS_SPAWN,
     CF,
     CH,
     CNT,
@@ -66,7 +69,9 @@ def give(st, p, res_name, n):
 
 
 # --- setup --------------------------------------------------------------------------------------
-def test_setup_characters_decks_and_pools():  # TR-028..031, TR-067, TR-068, TR-185, TR-287
+def test_setup_characters_decks_and_pools():
+    # TR-036, TR-037, TR-041, TR-048, TR-051, TR-052, TR-053, TR-054, TR-067, TR-068, TR-185,
+    # TR-287
     st, tab, cfg = new_game()
     g = st.g
     assert g[G.TOKENS] == 7 and g[G.TOMBS] == 4 and g[G.TIME] == 0 and g[G.DAY] == 1
@@ -79,10 +84,10 @@ def test_setup_characters_decks_and_pools():  # TR-028..031, TR-067, TR-068, TR-
         assert cards.cards_held_nb(st, p) == 8 and st.npile[p, PILE.DRAW] == 8
         assert st.pieces[p, PC.KIND] == KIND.CHARACTER
         r, c = st.pieces[p, PC.ROW], st.pieces[p, PC.COL]
-        assert st.grid[P.FEAT, r, c] & FEAT.BUTTERFLY  # TR-031
+        assert st.grid[P.FEAT, r, c] & FEAT.BUTTERFLY  # TR-053
         assert r // h == 0 and c // w == 8  # the central Surface Forest tile
         for s, slot in enumerate(("copper_shortsword", "copper_axe", "copper_pickaxe")):
-            assert names()["equipment"][ch[CH.WEAPON + s]] == slot  # TR-030
+            assert names()["equipment"][ch[CH.WEAPON + s]] == slot  # TR-051
     assert (st.pieces[0, PC.ROW], st.pieces[0, PC.COL]) != (
         st.pieces[1, PC.ROW],
         st.pieces[1, PC.COL],
@@ -90,12 +95,32 @@ def test_setup_characters_decks_and_pools():  # TR-028..031, TR-067, TR-068, TR-
     assert st.tiles[TP.KNOWN].sum() == 4  # the 3 Surface Forest tiles and the Underground one
 
 
-def test_setup_places_the_two_starting_enemies():  # TR-044, TR-045
+def test_setup_places_the_two_starting_enemies():  # TR-039
     st, tab, cfg = new_game()
     enemies = [k for k in range(4, st.pieces.shape[0]) if st.pieces[k, PC.KIND] != KIND.NONE]
     assert len(enemies) == 2
+    h = st.grid.shape[1] // LAYERS
     for k in enemies:
         assert st.pieces[k, PC.ROLE] == ROLE.ENEMY
+        # a Forest Surface day token (tray section 0 = Forest x Surface), on a spawn square
+        s, slot = st.pieces[k, PC.SECTION], st.pieces[k, PC.TSLOT]
+        assert s == 0 and tab.tray_night[s, slot] == 0 and st.tray[s, slot] == 1
+        r, c = st.pieces[k, PC.ROW], st.pieces[k, PC.COL]
+        assert r // h == 0 and st.grid[P.FEAT, r, c] & FEAT.SPAWN
+
+
+def test_the_starting_hand_limit_is_four():  # TR-092, TR-047, TR-207
+    # "At the start of the game, a player's hand limit is 4 cards", whatever the character
+    st, tab, cfg = new_game()
+    for card in range(tab.characters.shape[0]):
+        st.chars[0, CH.CARD] = card
+        assert engine.hand_limit_nb(st, tab, 0) == 4
+    assert cards.draw_hand_nb(st, 0, engine.hand_limit_nb(st, tab, 0), False) == 4
+    # an equipment card's draw bonus counts only on top of its slot (data: +1)
+    shackle = ident("equipment", "shackle")
+    assert tab.equip[shackle, EQ.DRAW] == 1
+    st.chars[1, CH.OTHER] = shackle
+    assert engine.hand_limit_nb(st, tab, 1) == 5
 
 
 def test_journey_mode_setup():  # TR-430..434
@@ -348,6 +373,40 @@ def test_a_step_costs_an_action_point():  # TR-098, TR-113
     assert moved and st.chars[0, CH.AP] == 0
 
 
+def test_a_step_onto_a_new_tile_spawns_on_its_spawn_points():  # TR-308, TR-144, TR-145
+    st, tab, cfg = new_game()
+    h = st.grid.shape[1] // LAYERS
+    w = st.grid.shape[2] // TILE_COLS
+    r, c = st.pieces[0, PC.ROW], st.pieces[0, PC.COL]
+    assert c // w == 8 and st.tiles[TP.KNOWN, 0, 6] == 0 and st.tiles[TP.KNOWN, 1, 7] == 0
+    # clear level ground from the character to the first column of tile 7
+    for cc in range(7 * w + w - 1, c):
+        st.grid[P.SQ, r, cc] = SQ.AIR
+        st.grid[P.SQ, r + 1, cc] = SQ.BLOCK
+        assert st.grid[P.OCC, r, cc] == 0
+    new_tiles = ((0, 6), (1, 7))  # entering tile (0, 7): the gaps left of it and below it
+    points = [
+        (rr, cc)
+        for la, tc in new_tiles
+        for rr in range(la * h, la * h + h)
+        for cc in range(tc * w, tc * w + w)
+        if st.grid[P.FEAT, rr, cc] & FEAT.SPAWN and st.grid[P.SQ, rr, cc] != SQ.BLOCK
+    ]
+    assert len(points) >= 2
+    before = {k for k in range(4, st.pieces.shape[0]) if st.pieces[k, PC.KIND] != KIND.NONE}
+    st.chars[0, CH.AP] = c - (7 * w + w - 1)
+    for _ in range(c - (7 * w + w - 1)):
+        assert engine.step_action_nb(st, tab, 0, 0, -1)
+    assert st.pieces[0, PC.COL] // w == 7
+    assert all(st.tiles[TP.KNOWN, la, tc] for la, tc in new_tiles)
+    new = {k for k in range(4, st.pieces.shape[0]) if st.pieces[k, PC.KIND] != KIND.NONE}
+    new -= before
+    # at once, one token on each spawn point of the new tiles (a walker may drop below it)
+    assert len(new) == len(points)
+    got = sorted((int(st.pieces[k, PC.SECTION]) % LAYERS, int(st.pieces[k, PC.COL])) for k in new)
+    assert got == sorted((rr // h, cc) for rr, cc in points)
+
+
 def test_opening_a_chest():  # TR-154, TR-157, TR-158
     st, tab, cfg = new_game()
     r, c = st.pieces[0, PC.ROW], st.pieces[0, PC.COL]
@@ -405,6 +464,22 @@ def test_round_one_skips_preparation_and_seven_sunrises_end_the_game():
     assert len(late) > 0
     # the first sunrise preparation is round 1 + spaces; the 7th discards the last token
     assert (late["rounds"] == 7 * spaces + 1).all() and (late["day"] == 8).all()
+
+
+def test_a_pending_boss_enters_play_as_the_enemy_turn_begins():  # TR-398, TR-409, TR-316
+    st, tab, cfg = new_game()
+    king = next(
+        b for b in range(tab.bosses.shape[0]) if tab.bosses[b, BO.SPAWN] == BOSS_SPAWN.SLIMES
+    )
+    st.g[G.SLIMES] = tab.rules[RU.KING_SLIME]  # the 8th slime was slain this player turn
+    st.g[G.PENDING] = 1 << king
+    assert st.g[G.BOSS] == -1
+    engine.enemy_turn_nb(st, tab)
+    assert st.g[G.OVER] == 0
+    assert st.g[G.BOSS] == king and st.g[G.PENDING] == 0
+    assert st.pieces[BOSS_ROW, PC.KIND] != KIND.NONE and st.pieces[BOSS_ROW, PC.ROLE] == ROLE.BOSS
+    # it acted in this enemy turn: after the attacks its face-up Behaviour card was discarded
+    assert st.g[G.BEHAV_AT] == 1
 
 
 def test_records_name_every_outcome_and_measure():  # TR-428, TR-429

@@ -36,6 +36,7 @@ from simlib.games.terraria.layout import (
     CF,
     CH,
     CNT,
+    DEBUFF,
     EN,
     ENEMY_ROW,
     OUT,
@@ -568,18 +569,33 @@ def test_ranges_reach_as_weapon_ranges_do():  # TR-333, TR-336
 
 
 def test_long_then_medium_then_short():  # TR-334, TR-290
-    tab = tables(enemies=np.array([enemy_row([6], 1), enemy_row([6], 2), enemy_row([6], 4)]))
+    # each band's enemy carries its own debuff, so the one debuff card added names the
+    # enemy that attacked first (the killing blow's debuffs are still added, TR-303)
+    tab = tables(enemies=np.array([
+        enemy_row([4], 1, debuff=DEBUFF.FROZEN),
+        enemy_row([8], 2, debuff=DEBUFF.POISONED),
+        enemy_row([6], 4, debuff=DEBUFF.ON_FIRE),
+    ]))  # fmt: skip
+    for order in ((0, 1, 2), (2, 1, 0), (1, 2, 0)):  # rows in every order: bands decide
+        g = certain(Game(["." * 12, "#" * 12], top=0, left=42, tab=tab))
+        g.character(0, 0, 5, hp=1)
+        g.enemy(E0 + order[0], 0, 0, 4)  # short
+        g.enemy(E0 + order[1], 1, 0, 8)  # medium
+        g.enemy(E0 + order[2], 2, 0, 10)  # long: attacks first and kills
+        state = g.st.rng.copy()
+        w = check_attacks(g)
+        assert w["duels"][0] == 1 and not w["alive"][0]
+        assert w["draw"][0] == [DEBUFF.ON_FIRE]  # its card (card i has debuff i here)
+        randint_nb(1, state)
+        randint_nb(6, state)  # exactly one roll was made: the d1 defence and the long d6
+        np.testing.assert_array_equal(g.st.rng, state)
+    # without the long-range enemy, medium attacks before short
     g = certain(Game(["." * 12, "#" * 12], top=0, left=42, tab=tab))
     g.character(0, 0, 5, hp=1)
-    g.enemy(E0, 0, 0, 4)  # short, lowest row
-    g.enemy(E0 + 1, 1, 0, 8)  # medium
-    g.enemy(E0 + 2, 2, 0, 10)  # long: attacks first and kills
-    state = g.st.rng.copy()
+    g.enemy(E0, 0, 0, 4)
+    g.enemy(E0 + 1, 1, 0, 8)
     w = check_attacks(g)
-    assert w["duels"][0] == 1 and not w["alive"][0]
-    randint_nb(4, state)
-    randint_nb(6, state)  # exactly one roll was made: the d1 defence and the long d6
-    np.testing.assert_array_equal(g.st.rng, state)
+    assert w["duels"][0] == 1 and w["draw"][0] == [DEBUFF.POISONED]  # the medium d8 killed
 
 
 def test_a_dead_character_is_not_attacked_again():  # TR-298, TR-290
@@ -640,6 +656,27 @@ def test_mobs_are_worked_out_per_character():  # TR-347
     assert w["taken"][:2] == [1, 2]
 
 
+def test_a_mob_lender_adds_its_smallest_die():  # TR-346, TR-343
+    # the leader [6, 6] outranks [6, 4] (more of the largest die); the lender adds only its
+    # d4. Defence: a d1 and 4 icons, so only a 5 or 6 hits: the d4 never can, its d6 could.
+    tab = tables(enemies=np.array([enemy_row([6, 6], 1), enemy_row([6, 4], 1)]))
+    lost = set()
+    for seed in range(40):
+        g = Game(["." * 12, "#" * 12], top=0, left=42, tab=tab, seed=seed)
+        g.tab.characters[:, CC.DEF0] = 1
+        g.character(0, 0, 5, defence=4)
+        g.enemy(E0, 1, 0, 4)  # the lender in the lower row
+        g.enemy(E0 + 1, 0, 0, 6)
+        state = g.st.rng.copy()
+        randint_nb(1, state)  # the defence die
+        hits = sum(int(randint_nb(d, state)) + 1 >= 5 for d in (6, 6, 4))  # the pool
+        w = check_attacks(g)
+        assert w["taken"][0] == hits and w["mobbed"][0] == 1
+        np.testing.assert_array_equal(g.st.rng, state)
+        lost.add(hits)
+    assert lost == {0, 1, 2}  # the lender's die never hit, both d6 of the leader did
+
+
 def test_a_full_tie_gives_the_lead_to_the_weakest_pool():  # TR-345
     tab = tables(
         enemies=np.array([enemy_row([8, 6, 6], 1, debuff=1), enemy_row([8, 4], 1, debuff=2)])
@@ -692,14 +729,15 @@ def test_debuffs_respect_immunity_and_the_supply():  # TR-342, TR-217, TR-026
     g.character(1, 0, 8)
     g.enemy(E0, EYE, 0, 3)  # Poisoned, 1 die
     g.enemy(E0 + 1, EYE, 0, 9)
-    g.st.supply[SUP.CARDS, 1] = 0  # no Poisoned card left for character 1 either
-    w = check_attacks(g)
-    assert w["taken"][:2] == [1, 1] and w["draw"][:2] == [[], []]
+    w = check_attacks(g)  # cards are left: only the immune character gets none
+    assert w["taken"][:2] == [1, 1] and w["draw"][:2] == [[], [DEBUFF.POISONED]]
+    assert g.st.supply[SUP.CARDS, DEBUFF.POISONED] == 7
     g2 = certain(surface())
     g2.character(0, 0, 2)
     g2.enemy(E0, EYE, 0, 3)
+    g2.st.supply[SUP.CARDS, DEBUFF.POISONED] = 0  # no Poisoned card left: none is added
     w = check_attacks(g2)
-    assert w["draw"][0] == [1] and g2.st.supply[SUP.CARDS, 1] == 7
+    assert w["taken"][0] == 1 and w["draw"][0] == []
 
 
 def test_a_killing_blow_still_adds_its_debuffs_after_the_death_shuffle():  # TR-303, TR-292

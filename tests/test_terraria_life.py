@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from terraria_foes_helpers import GEL, LENS, ORE, SLIME, STONE, WOOD, Game
 
+from simlib.core.rng import randint_nb
 from simlib.games.terraria import life
-from simlib.games.terraria.layout import CH, HA, OUT, PILE, G
+from simlib.games.terraria.layout import AR, CC, CH, HA, OUT, PILE, G
 from simlib.games.terraria.movement import T
 from simlib.games.terraria.state import FEAT, KIND, PC, P
 
@@ -274,6 +275,77 @@ def test_no_fall_damage_when_the_mode_ignores_it_or_into_a_cobweb():  # TR-130, 
     g.st.tally[T.FALLS] = 2
     life.resolve_falls_nb(g.st, g.tab, 1)
     assert g.st.chars[0, CH.HP] == 1 and g.st.chars[0, CH.FALLS] == 2
+
+
+def ref_falls(g, events):
+    """Fall damage from the rulebook, on copies: what the kernel should leave.
+
+    Rulebook, Fall Damage: a fall of more than 1 square rolls the defence dice of the worn
+    armor set, else of the character card, and a total at most the squares fallen loses 1
+    health; a fall ending in a cobweb never hurts; modes may ignore fall damage. Dice come
+    from a copy of the game's generator, one draw per die in order (the roll ``movement.
+    fall_hurts_nb`` documents). Decks are empty, so a death shuffles nothing.
+    """
+    st, tab = g.st, g.tab
+    rng = st.rng.copy()
+    hp = [int(x) for x in st.chars[:, CH.HP]]
+    alive = [bool(x) for x in st.chars[:, CH.IN_WORLD]]
+    falls, hurt = [0] * 4, [0] * 4
+    tombs, over = int(st.g[G.TOMBS]), int(st.g[G.OVER])
+    for k, squares, cobweb in events:
+        if over or not alive[k]:
+            continue
+        falls[k] += 1
+        if not st.g[G.FALL_DAMAGE] or cobweb or squares <= 1:
+            continue
+        a = int(st.chars[k, CH.ARMOR])
+        if a >= 0:
+            dice = tab.armor[a, AR.DEF0 : AR.DEF0 + tab.armor[a, AR.NDEF]]
+        else:
+            c = int(st.chars[k, CH.CARD])
+            dice = tab.characters[c, CC.DEF0 : CC.DEF0 + tab.characters[c, CC.NDEF]]
+        total = sum(int(randint_nb(int(d), rng)) + 1 for d in dice)
+        if total <= squares:
+            hp[k] -= 1
+            hurt[k] += 1
+            if hp[k] == 0:
+                alive[k] = False
+                if tombs == 0:
+                    over = OUT.OUT_OF_RESPAWNS
+                else:
+                    tombs -= 1
+    return hp, alive, falls, hurt, tombs, over, rng
+
+
+def test_fall_damage_matches_the_printed_rule():  # TR-127, TR-128, TR-129, TR-130, TR-133
+    # random fall events (squares 0..9, cobweb landings, 4 characters with and without
+    # armor, fall damage on or off) against the rule read in plain Python, same dice
+    seen = set()
+    for seed in range(60):
+        pick = np.random.default_rng(seed)
+        g = Game(FLOOR, seed=seed, tombs=int(pick.integers(0, 3)))
+        g.st.g[G.FALL_DAMAGE] = int(pick.random() < 0.85)
+        for p in range(4):
+            g.character(p, 0, 2 * p, hp=int(pick.integers(1, 4)), card=int(pick.integers(0, 2)),
+                        armor=int(pick.integers(-1, 2)))  # fmt: skip
+        events = [
+            (int(pick.integers(0, 4)), int(pick.integers(0, 10)), int(pick.random() < 0.2))
+            for _ in range(int(pick.integers(1, 12)))
+        ]
+        g.st.tally[T.FALLS] = len(events)
+        for i, e in enumerate(events):
+            g.st.falls[i] = e
+        hp, alive, falls, hurt, tombs, over, rng = ref_falls(g, events)
+        assert life.resolve_falls_nb(g.st, g.tab, 0) == len(events)
+        st = g.st
+        assert st.chars[:, CH.HP].tolist() == hp, seed
+        assert [bool(x) for x in st.chars[:, CH.IN_WORLD]] == alive
+        assert st.chars[:, CH.FALLS].tolist() == falls
+        assert st.chars[:, CH.FALL_DMG].tolist() == hurt
+        assert (st.g[G.TOMBS], st.g[G.OVER]) == (tombs, over)
+        np.testing.assert_array_equal(st.rng, rng)
+        seen.update(("hurt" if sum(hurt) else "unhurt", "death" if not all(alive) else "alive"))
+    assert seen == {"hurt", "unhurt", "death", "alive"}
 
 
 # --- respawn -----------------------------------------------------------------------------------

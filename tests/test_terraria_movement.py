@@ -131,6 +131,13 @@ def test_half_block_is_a_ramp_and_can_be_stood_in():
     assert mv.supported_nb(b.grid, b.tiles, *b.at(2, 2))
     assert b.step(0, -1, 1) and b.where(0) == (1, 3)  # up the ramp onto the next level
     assert b.tally[mv.T.FALLS] == 0
+    # the slope holds a piece up by itself: a half block with open air under it
+    d = Board(["......", "../...", ".#....", "......", "######"])
+    d.put(0, CH, 1, 1)  # on the block at (2, 1)
+    assert mv.supported_nb(d.grid, d.tiles, *d.at(1, 2))
+    assert d.step(0, 0, 1) and d.where(0) == (1, 2)  # into the half block: it does not fall
+    assert d.tally[mv.T.FALLS] == 0 and not mv.supported_nb(d.grid, d.tiles, *d.at(2, 2))
+    # (below it a piece would fall: the half block alone is the surface)
     # but never up into a half block through its solid lower half
     c = Board(["......", "../...", "......", "######"])
     c.put(0, CH, 2, 2)

@@ -431,6 +431,7 @@ def test_a_respawned_character_draws_a_new_hand_and_plays():  # TR-301
     assert life.die_nb(st, tab, 1) == 0
     assert st.chars[1, CH.IN_WORLD] == 0
     limit = engine.hand_limit_nb(st, tab, 1)
+    assert limit == 4  # the starting hand limit (TR-092), copper gear, no armor
     n = st.npile[1, PILE.DRAW]
     top = [int(c) for c in st.deck[1, PILE.DRAW, n - limit : n][::-1]]
     bot = GAME.bot("builder")
