@@ -243,6 +243,20 @@ def test_leap_frog_to_the_furthest_unoccupied_square():
     assert list(dk[:3, DKC.POS]) == [4, 3, 5]
 
 
+def test_two_flyers_never_share_a_square():
+    # TB-069 TB-071 TB-072: the flying twin of the leap-frog test: a flyer at 0 (Speed 5)
+    # passes the flyers at 2 and 4 (after they moved to 3 and 5) and stops on 4, the
+    # furthest square within 5 without a flyer: not on the flyer at 5, and a ground Drakka
+    # on 4 does not push it back (TB-070)
+    dk, occ, pl, gs, _, _ = _one(10, [(0, 1, 0, 5), (2, 1, 0, 1), (4, 1, 0, 1), (3, 0, 0, 1)])
+    move.advance_all_nb(dk, occ, pl, gs, 10, SLOW_DOWN, 0, 1, BIG)
+    assert list(dk[:4, DKC.POS]) == [4, 3, 5, 4]
+    # a flyer whose Speed reaches only squares holding flyers stays where it is (TB-073)
+    dk, occ, pl, gs, _, _ = _one(4, [(0, 1, 0, 2), (1, 1, 0, 9), (2, 1, 0, 9)])
+    r = move.advance_one_nb(dk, occ, pl, gs, 0, 4, SLOW_DOWN, 0, 1)
+    assert r == move.STAYED and dk[0, DKC.POS] == 0
+
+
 def test_front_most_moves_first():
     # TB-066: the back Drakka sees the square the front one left
     dk, occ, pl, gs, _, _ = _one(10, [(0, 0, 0, 2), (2, 0, 0, 1)])

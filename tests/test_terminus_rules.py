@@ -132,8 +132,10 @@ def test_setup_build_order(n, expected):
         assert st.gs[GSC.BATTLE] == 1 and st.gs[GSC.PANIC] == 0  # TB-061 TB-038
 
 
-def test_initiative_only_tied_players_reroll():
-    # TB-053 TB-054: the winner is uniform over seats (each roll is symmetric)
+def test_initiative_favours_no_seat():
+    # TB-054: ties are rolled again, never given to a seat, so each of 4 seats goes first
+    # a quarter of the time (the highest-roll rule itself, TB-053, and the re-roll of only
+    # the tied players are checked against the dice in test_terminus_turns.py)
     counts = np.zeros(4)
     for i in range(4000):
         st = fresh(players=4, seed=3, game_index=i, race0="humans", race1="dwarves",
@@ -181,7 +183,7 @@ def test_class_weights_follow_the_tactics():
 
 # --- holy tower placement ---------------------------------------------------------------
 def test_holy_tower_sites():
-    # TB-020 TB-021 TB-022 TB-023 TB-024 TB-109 TB-110
+    # TB-020 TB-021 TB-022 TB-023 TB-024 TB-109
     p = compiled()
     sites = p[2]
     sp = [s for s in range(18) if sites[s, 2] == SITE.SPOT][0]
@@ -263,6 +265,29 @@ def test_damage_rate_and_kill_to_the_shooter():
     assert st.dk[d, DKC.DMG] == 3
 
 
+def test_every_tower_that_can_shoot_fires_all_its_shots():
+    # TB-091 every tower able to shoot must; TB-092 it uses every shot of its Rate; TB-090
+    # each player fires all their towers. Four level-1 towers of two players (Air & Ground
+    # and Heavy Ground of each), each with a tough ground Drakka in range: the damage dealt
+    # is the sum of Damage x Rate of all four, whatever the targets chosen.
+    st = empty(race0="humans", race1="dwarves")
+    sites, sdist, lv = st.params[2], st.params[3], st.params[5]
+    layout = ((0, LINE.AIR_GROUND, 8), (0, LINE.HEAVY_GROUND, 11), (1, LINE.AIR_GROUND, 20),
+              (1, LINE.HEAVY_GROUND, 23))
+    want = 0
+    used = set()
+    for seat, line, q in layout:
+        s = next(s for s in range(int(st.cfg[engine.CFG_SITES])) if s not in used and
+                 sites[s, 2] == SITE.SPOT and sdist[s, q] <= 1)
+        used.add(s)
+        tower(st, seat, s, line)
+        race = st.pl[seat, PLC.RACE]
+        want += int(lv[race, line, 0, TSC.DMG] * lv[race, line, 0, TSC.RATE])
+    prey = [drakka(st, q, tough=1000) for _, _, q in layout]
+    _defend(st)
+    assert sum(int(st.dk[d, DKC.DMG]) for d in prey) == want
+
+
 def test_out_of_range_and_holy_towers_do_not_shoot():
     # TB-011 TB-093 TB-014
     st = empty(race0="humans", race1="dwarves")
@@ -271,12 +296,15 @@ def test_out_of_range_and_holy_towers_do_not_shoot():
     d = drakka(st, 20, tough=50)
     _defend(st)
     assert st.dk[d, DKC.DMG] == 0
-    rock = [s for s in range(18) if st.params[2][s, 2] == SITE.ROCK and
-            st.params[3][s, 20] <= 1]
-    if rock:
-        tower(st, 0, rock[0], LINE.HOLY)
-        _defend(st)
-        assert st.dk[d, DKC.DMG] == 0
+    # a Holy tower with a Drakka next to it (the old test looked beside square 20, where
+    # no terrain is, and so never placed the tower)
+    st.tw[:, :] = 0
+    rock, q = next((s, q) for s in range(18) for q in range(34)
+                   if st.params[2][s, 2] == SITE.ROCK and st.params[3][s, q] <= 1)
+    tower(st, 0, rock, LINE.HOLY)
+    e = drakka(st, q, tough=50)
+    _defend(st)
+    assert st.dk[e, DKC.DMG] == 0
 
 
 def test_active_player_fires_first():
@@ -502,9 +530,9 @@ def test_spy_on_a_boss_deals_spy_damage():
     spy = {n: DATA["bosses"][n]["spy"] for n in DATA["bosses"]}
     car = {n: DATA["bosses"][n]["carnage"] for n in DATA["bosses"]}
     assert spy == {"ork_chieftain": 10, "lich_king": 20, "demon_prince": 30,
-                   "drakkon_queen": 40, "drak_lord": 50}  # TB-166 TB-167 TB-168 TB-169
+                   "drakkon_queen": 40, "drak_lord": 50}  # TB-166..170: Spy column
     assert car == {"ork_chieftain": 15, "lich_king": 30, "demon_prince": 45,
-                   "drakkon_queen": 60, "drak_lord": 75}  # TB-170
+                   "drakkon_queen": 60, "drak_lord": 75}  # TB-166..170: Carnage column
     assert [DATA["bosses"][n]["battle"] for n in spy] == [1, 2, 3, 4, 5]  # TB-164
     st = empty()
     b = int(engine.boss_row_nb(st.gs, 2))
@@ -759,6 +787,28 @@ def test_poison_and_slow_tokens_on_hits():
     assert alt.dk[e, DKC.SLOW] == 2  # no 3 token on the 1/2/4 ladder
 
 
+def test_treefolk_shots_put_poison_and_slow_tokens():
+    # TB-045: the Treefolk specialty: a shot of a Treefolk tower (the Spore Tower, level 2 of
+    # its Air & Ground line) puts its Poison and Slow tokens on the Drakka it hits; TB-180:
+    # the token records the poisoner (TB-077)
+    st = empty(race0="treefolk", race1="humans")
+    lv = st.params[5][RACE.TREEFOLK, LINE.AIR_GROUND, 1]
+    assert lv[TSC.POISON] > 0 and lv[TSC.SLOW] > 0
+    s = site_near(st, 12)
+    tower(st, 0, s, LINE.AIR_GROUND, 2)
+    d = drakka(st, 12, tough=100)
+    _defend(st)
+    assert st.dk[d, DKC.DMG] == lv[TSC.DMG] * lv[TSC.RATE]
+    assert st.dk[d, DKC.POISON] == lv[TSC.POISON] and st.dk[d, DKC.POISON_SRC] == 0
+    assert st.dk[d, DKC.SLOW] == lv[TSC.SLOW]
+    # a Human tower of the same level leaves no token
+    st = empty(race0="humans", race1="dwarves")
+    tower(st, 0, s, LINE.AIR_GROUND, 2)
+    d = drakka(st, 12, tough=100)
+    _defend(st)
+    assert st.dk[d, DKC.POISON] == 0 and st.dk[d, DKC.SLOW] == 0
+
+
 def test_toughness_reached_kills():
     # TB-029 TB-030 TB-031: damage stays across Waves until it reaches Toughness
     st = empty()
@@ -801,7 +851,8 @@ def test_draw_phase_draws_d6_plus_modifier_one_by_one():
 
 # --- the wave, the Lull and the end -----------------------------------------------------
 def test_active_player_rotates_and_rerolls():
-    # TB-062 TB-063 TB-210
+    # TB-062 TB-063: the active role passes clockwise; a new initiative winner is active next
+    # (which Lulls re-roll, TB-210, is in test_terminus_turns.py)
     st = fresh(players=3, race0="humans", race1="dwarves", race2="elves")
     first = int(st.gs[GSC.FIRST])
     seq = []
@@ -1008,12 +1059,29 @@ def test_speed_is_path_squares_when_drawn():
     assert st.dk[d, DKC.POS] == 3
 
 
-def test_counters_are_exact_integers():
-    # TB-037: 35 GP and 1 VP amounts exist exactly
-    st = empty()
-    st.pl[0, PLC.GP] = 35
-    st.pl[0, PLC.VP] = 1
-    assert st.pl.dtype == np.int64 and st.pl[0, PLC.GP] == 35
+def test_gp_and_vp_move_in_exact_amounts():
+    # TB-037: GP and VP are exact integers, not rounded to the counters in the box (GP
+    # 10/50/100, VP 5/25/100): a tower worth 75 GP (the 'paid' reading of TB-114) sells for
+    # exactly 35 GP (TB-113), a Favor costs exactly 25 GP in Battle 1 (TB-117) and one kill
+    # scores exactly 1 VP at the Lull (TB-199)
+    st = empty(race0="humans", race1="dwarves", sell_value="paid")
+    s = site_near(st, 12)
+    tower(st, 0, s, LINE.AIR_GROUND, 2)
+    st.tw[s, TWC.PAID] = 75
+    st.pl[0, PLC.GP] = 240
+    st.pl[0, PLC.VP] = 0
+    assert towers.sell_nb(st.tw, st.bl, st.pl, st.params[5], s, st.cfg[engine.CFG_SELL_RULE]) \
+        == 35
+    assert st.pl[0, PLC.GP] == 275
+    bp = st.bp.copy()
+    bp[engine.bots.P_FAVOR] = 1.0
+    bp[engine.bots.P_VP] = 0.0
+    engine.resolve_phase_nb(st.dk, st.occ, st.tw, st.bl, st.pl, st.hand, st.fdeck, st.gs,
+                            st.params, st.bot_id, bp, st.rng)
+    assert st.pl[0, PLC.HAND_N] == 1 and st.pl[0, PLC.GP] == 250
+    engine.kill_nb(st.dk, st.occ, st.pl, st.gs, drakka(st, 5), 0, 1)
+    engine.tally_nb(st.tw, st.pl, st.gs, st.cfg, 0, bp)
+    assert st.pl[0, PLC.VP] == 1 and st.pl[0, PLC.GP] == 250
 
 
 def test_lull_after_battle_five_is_only_the_tally():
@@ -1022,9 +1090,11 @@ def test_lull_after_battle_five_is_only_the_tally():
     st.gs[GSC.BATTLE] = 5
     st.pl[0, PLC.TAX_PLAYED] = 3
     st.pl[0, PLC.GP] = 0
+    st.pl[0, PLC.VP] = 0
     n = st.gs[GSC.DECK_N]
     engine.final_scoring_nb(st.tw, st.pl, st.gs, st.cfg, st.bp)
-    assert st.pl[0, PLC.VP] >= 1  # 150 GP chest -> all GP to VP at the end
+    # the 150 GP War Chest (TB-144), then all GP to VP at 100 GP each (TB-203)
+    assert st.pl[0, PLC.VP] == 1 and st.pl[0, PLC.GP] == 50
     assert st.gs[GSC.BATTLE] == 5 and st.gs[GSC.DECK_N] == n
 
 
