@@ -752,7 +752,7 @@ def test_boss_d20_fear_and_petrify():
 
 
 def test_boss_follows_drakka_rules():
-    # TB-165 TB-160 TB-161: shot, poisoned, leaks with its Threat
+    # TB-165: a boss is poisoned and leaks with its Threat like any Drakka
     st = empty()
     b = int(engine.boss_row_nb(st.gs, 1))
     from simlib.games.terminus.move import put_nb
@@ -835,7 +835,8 @@ def test_draw_count_modifier():
 
 
 def test_draw_phase_draws_d6_plus_modifier_one_by_one():
-    # TB-078 TB-086 TB-088: counts over many rolls are uniform on 3..8 in Battle 1
+    # TB-078 TB-086: Battle 1 draws 3..8, each count often (the deck of 18 never runs short,
+    # so TB-088 is not exercised here)
     counts = np.zeros(9, int)
     for i in range(600):
         st = fresh(seed=11, game_index=i)
@@ -867,7 +868,8 @@ def test_active_player_rotates_and_rerolls():
 
 
 def test_lull_tally_piles_and_next_battle():
-    # TB-006 TB-198 TB-199 TB-200 TB-203 TB-204 TB-205 TB-206 TB-207 TB-208 TB-209
+    # TB-198 TB-199 TB-200 TB-203 TB-204 TB-205 TB-206 TB-207 TB-208 TB-209 (the Lull is
+    # called directly: when it comes, TB-006, is not exercised here)
     st = empty(race0="humans", race1="dwarves")
     s = site_near(st, 12)
     tower(st, 0, s, LINE.AIR_GROUND, 3)
@@ -899,7 +901,8 @@ def test_lull_tally_piles_and_next_battle():
 
 
 def test_final_scoring_and_level_vp():
-    # TB-211 TB-215 TB-216 TB-217 TB-218 TB-219
+    # TB-215 TB-216 TB-217 TB-218: the level VP, not cumulative (final_scoring_nb called
+    # directly, so neither the end after Battle 5, TB-211, nor a retreat, TB-219)
     st = empty()
     st.tw[:, :] = 0
     for lvl, vp in ((0, 0), (1, 25), (2, 50), (3, 75)):
