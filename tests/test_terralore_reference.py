@@ -111,7 +111,7 @@ def ref_effect(seats, s, p, card, src=-1, target=-1):
     e, n = CARDS[card, CFC.EFFECT], CARDS[card, CFC.AMOUNT]
     if e == EFFECT.DAMAGE:
         opp.hp = max(0, opp.hp - n)
-    elif e == EFFECT.HEAL:
+    elif e == EFFECT.HEAL and me.hp > 0:  # TL-017: a fallen castle stays fallen
         me.hp = min(CASTLE, me.hp + n)
     elif e in (EFFECT.DESTROY, EFFECT.EXILE):
         k = target if target >= 0 else ref_strongest(opp, p)
@@ -140,6 +140,8 @@ def ref_reveal_and_count(seats, rng):
             opener = int(engine.die_roll_nb(np.zeros(GS.N, np.int64), rng))
     o = 1 - opener
     for s, p in ((opener, opener), (o, opener), (o, o), (opener, o)):
+        if seats[0].hp == 0 or seats[1].hp == 0:
+            return opener  # TL-017: a castle fallen in the reveal ends the match there
         seat = seats[s]
         for inst, card, lane, kind in seat.plays:
             if lane != p:
@@ -169,6 +171,8 @@ def ref_reveal_and_count(seats, rng):
                     ref_to_grave(seat, seat.landmark[0], seat.landmark[1])
                 seat.landmark = (inst, card, p)
         # traps placed this turn are already in their rows and stay hidden
+    if seats[0].hp == 0 or seats[1].hp == 0:
+        return opener
     for d in (opener, o):
         a = 1 - d
         if ref_total(seats[a], d) > ref_total(seats[d], d):
@@ -278,7 +282,8 @@ def test_reveal_and_count_match_the_reference(spec, seed):
     rng_k = new_state(seed, 0)
     rng_r = rng_k.copy()
     opener = b.reveal(rng_k)
-    b.count(opener)
+    if not engine.castle_fallen_nb(b.S):  # the match loop counts only while both stand
+        b.count(opener)
     assert ref_reveal_and_count(seats, rng_r) == opener
     assert kernel_view(b) == ref_view(seats)
     assert b.breaches() == 0

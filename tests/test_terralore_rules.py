@@ -302,6 +302,28 @@ def test_tl017_tl070_castle_at_zero_loses():
     assert b.gs[GS.WINNER] == 0 and b.gs[GS.CAUSE] == CAUSE.CASTLE
 
 
+def test_tl017_a_castle_fallen_in_the_reveal_loses_there_and_is_not_healed_back():
+    # TL-017: reaching 0 HP loses. Seat 1 (fewer HP) opens; seat 0's Fireball (step 2)
+    # brings it to 0, so seat 1's Healing Rain (step 4) is never revealed to heal it back,
+    # and no counting follows (seat 1's Rock Giant would have struck seat 0's castle)
+    b = Board()
+    b.hp(1, 2)
+    fb, p = b.hand(0, "Fireball", "Sprout")
+    b.place(0, fb, ATK0, pay=[p])
+    hr, q = b.hand(1, "Healing Rain", "Shade")
+    b.place(1, hr, 0, pay=[q])
+    b.creature(1, 0, "Rock Giant")  # 3 attacking seat 0's empty defence
+    _one_turn(b)
+    assert b.hp(1) == 0 and b.hp(0) == 10
+    assert b.gs[GS.WINNER] == 0 and b.gs[GS.CAUSE] == CAUSE.CASTLE
+    assert b.zone(1, hr) != ZONE.GRAVE  # never revealed (a resolved skill is in the graveyard)
+    # a castle at 0 is never healed back, whoever heals it
+    b = Board()
+    b.hp(0, 0)
+    engine.heal_nb(b.S, b.cfg, 0, 3)
+    assert b.hp(0) == 0
+
+
 def test_tl062_both_castles_fall_together_go_to_the_tiebreakers():
     b = Board()
     b.creature(0, ATK0, "Gaia Titan")  # 6 into seat 1's empty defence

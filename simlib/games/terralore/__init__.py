@@ -44,6 +44,9 @@ Readings of the checklist's open items (``shared/rules/terralore-checklist.md``)
   counted; a revealed card's effect sees only face-up creatures (a "strongest creature"
   target is the highest-points face-up one, the earliest played on ties). ATTACKED traps
   spring in the Counting Phase before damage, the reveal opener's first.
+- TL-017: a castle reaching 0 loses at once. A card revealed in the Reveal Phase that
+  brings a castle to 0 ends the match after its reveal step: the later steps are not
+  revealed and no counting follows; a castle at 0 is never healed back.
 - TL-062: castle HP stops at 0; both castles at 0 in one Counting Phase go to the
   tiebreakers (equal HP, so field points, then a draw).
 - TL-063: healing never raises a castle above its starting HP (``castle_hp``).
@@ -94,7 +97,7 @@ class Terralore(Game):
 
     name = "terralore"
     title = "Terralore"
-    engine_version = "1"
+    engine_version = "2"
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "standard"

@@ -226,7 +226,12 @@ def damage_nb(S, s, n):
 
 @njit(refcount=False)
 def heal_nb(S, cfg, s, n):
-    """Seat ``s``'s castle gains ``n`` HP, never above ``castle_hp`` (TL-063)."""
+    """Seat ``s``'s castle gains ``n`` HP, never above ``castle_hp`` (TL-063).
+
+    A castle at 0 has fallen and its player has lost (TL-017): it is never healed back.
+    """
+    if S[s, PS.HP] <= 0:
+        return
     hp = S[s, PS.HP] + n
     S[s, PS.HP] = hp if hp < cfg[CFG_CASTLE_HP] else cfg[CFG_CASTLE_HP]
 
@@ -566,18 +571,30 @@ def reveal_phase_nb(S, gs, cards, cfg, rng):
     """Reveal in order (TL-046..049).
 
     The opener's defending lane, the opponent's attacking lane, the opponent's defending lane, the
-    opener's attacking lane. Returns the opener. Writes ``S``, ``gs`` and ``rng``.
+    opener's attacking lane. A castle brought to 0 by a revealed card ends the match there
+    (TL-017): the steps after it are not revealed (:func:`castle_fallen_nb`). Returns the
+    opener. Writes ``S``, ``gs`` and ``rng``.
     """
     L = opener_nb(S, gs, cards, cfg, rng)
     gs[GS.OPENER] = L
     opp = 1 - L
     reveal_step_nb(S, cards, cfg, L, L)
-    reveal_step_nb(S, cards, cfg, opp, L)
-    reveal_step_nb(S, cards, cfg, opp, opp)
-    reveal_step_nb(S, cards, cfg, L, opp)
-    S[0, PS.N_PLAYS] = 0
-    S[1, PS.N_PLAYS] = 0
+    if not castle_fallen_nb(S):
+        reveal_step_nb(S, cards, cfg, opp, L)
+    if not castle_fallen_nb(S):
+        reveal_step_nb(S, cards, cfg, opp, opp)
+    if not castle_fallen_nb(S):
+        reveal_step_nb(S, cards, cfg, L, opp)
+        # the plays are all revealed; when the match ended first, those left stay listed
+        S[0, PS.N_PLAYS] = 0
+        S[1, PS.N_PLAYS] = 0
     return L
+
+
+@njit(refcount=False)
+def castle_fallen_nb(S):
+    """True when a castle is at 0: its player has lost (TL-017)."""
+    return S[0, PS.HP] <= 0 or S[1, PS.HP] <= 0
 
 
 # --- the Counting Phase ----------------------------------------------------------------------
@@ -650,7 +667,7 @@ def end_by_deck_out_nb(S, gs, cards):
 
 @njit(refcount=False)
 def end_by_castle_nb(S, gs, cards):
-    """After counting.
+    """After the reveal or the counting.
 
     A castle at 0 ends the match (TL-017/070); both at 0 go to the tiebreakers (TL-062). Returns
     True if the match ended. Writes ``gs``.
@@ -697,6 +714,10 @@ def count_breaches_nb(S, cfg):
                 i = S[s, TRAP_AT + p * TMAX + j]
                 seen[i] += 1
                 bad += S[s, ZONE_AT + i] != ZONE.TRAP
+        for j in range(S[s, PS.N_PLAYS]):  # placed face-down, never revealed (TL-017)
+            i = S[s, PLAYS_AT + 2 * j]
+            if S[s, ZONE_AT + i] == ZONE.LIMBO:
+                seen[i] += 1
         lm = S[s, PS.LANDMARK]
         if lm >= 0:
             seen[lm] += 1
@@ -750,7 +771,8 @@ def play_turns_nb(S, gs, played, params, bot_ids, bp, pay, ctx, rng):
         for s in range(2):
             play_phase_nb(S, played, cards, cfg, s, bot_ids[s], bp[s], pay, ctx)
         opener = reveal_phase_nb(S, gs, cards, cfg, rng)
-        counting_phase_nb(S, cards, cfg, opener)
+        if not castle_fallen_nb(S):  # a castle fallen in the reveal ends the match there
+            counting_phase_nb(S, cards, cfg, opener)
         if gs[GS.CHECK] != 0:
             gs[GS.VIOL] += count_breaches_nb(S, cfg)
         if end_by_castle_nb(S, gs, cards):
