@@ -379,6 +379,36 @@ def test_each_attack_targets_one_enemy_and_is_resolved_before_the_next():  # TR-
     assert st.chars[0, CH.AP] == 1 and st.chars[0, CH.KILLS] == 2
 
 
+def test_a_character_on_a_defeated_enemy_falls_and_rolls_for_damage():  # TR-126..129
+    # standing on a flying Demon Eye 4 squares of air above the floor, the character falls
+    # 5 squares when the eye is defeated; a d4 defence always totals 5 or less, so the fall
+    # costs 1 health (TR-127/128), and it is counted
+    from terraria_foes_helpers import EYE
+
+    g = arena(["......", "......", "......", "......", "......", "......", "######"])
+    st = g.st
+    g.enemy(E0, EYE, 1, 2)
+    g.character(0, 0, 2)
+    st.chars[0, CH.WEAPON] = SWORD
+    st.chars[0, CH.AP] = 1
+    st.chars[0, CH.ATK] = 10  # a d4 with 10 icons always scores exactly 1 wound
+    hp = int(st.chars[0, CH.HP])
+    assert engine.attack_action_nb(st, g.tab, 0, E0) == 1
+    assert st.pieces[E0, PC.KIND] == KIND.NONE and g.where(0) == (5, 2)
+    assert st.chars[0, CH.FALLS] == 1 and st.chars[0, CH.FALL_DMG] == 1
+    assert st.chars[0, CH.HP] == hp - 1
+
+
+def test_taking_the_token_a_character_stands_on_is_a_fall():  # TR-126, TR-305
+    g = arena(["......", "......", "######"])
+    st = g.st
+    g.enemy(E0, -2, 1, 2)  # a life crystal on the ground
+    g.character(0, 0, 2)  # standing on it
+    st.tally[:] = 0
+    assert engine.collect_action_nb(st, g.tab, 0, E0)
+    assert g.where(0) == (1, 2) and st.chars[0, CH.FALLS] == 1
+
+
 def test_an_attack_rolls_its_dice_and_the_defence_dice_together():  # TR-275
     seen = set()
     for seed in range(40):

@@ -310,7 +310,7 @@ class Terraria(Game):
 
     name = "terraria"
     title = "Terraria: The Board Game"
-    engine_version = "1"
+    engine_version = "2"
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "medium"

@@ -620,8 +620,9 @@ def attack_action_nb(st, tab, p, k):
     """One attack with the top weapon on piece ``k`` (TR-258..283, TR-354, TR-412).
 
     Costs 1 action point, or the weapon's mana for a magic weapon. Attack icons all go onto
-    one die (TR-277, via ``core.dice.duel_nb``). Returns the wounds inflicted, -1 if the
-    attack is not allowed.
+    one die (TR-277, via ``core.dice.duel_nb``). A defeated enemy leaves the world, and
+    whoever stood on it falls (TR-126..133: :func:`settle_nb`). Returns the wounds
+    inflicted, -1 if the attack is not allowed.
     """
     if not _can_act_nb(st, p) or not can_attack_nb(st, tab, p, k):
         return -1
@@ -647,17 +648,22 @@ def attack_action_nb(st, tab, p, k):
                 settle_nb(st, tab, p)
         else:
             foes.wound_enemy_nb(st, tab, p, k, wounds)
+            settle_nb(st, tab, p)
     check_objectives_nb(st, tab, p)
     return wounds
 
 
 @njit(refcount=False)
 def collect_action_nb(st, tab, p, k):
-    """Collect the adjacent life crystal or fallen star ``k`` (free, TR-305, TR-306, TR-359)."""
+    """Collect the adjacent life crystal or fallen star ``k`` (free, TR-305, TR-306, TR-359).
+
+    A character standing on the token falls when it is taken (:func:`settle_nb`).
+    """
     if not _can_act_nb(st, p):
         return False
     ok = foes.collect_token_nb(st, tab, p, k) > 0
     if ok:
+        settle_nb(st, tab, p)
         check_objectives_nb(st, tab, p)
     return ok
 
