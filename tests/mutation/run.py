@@ -221,7 +221,8 @@ def tree_files(root: Path) -> list[Path]:
             ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
             cwd=root, capture_output=True, check=True).stdout
         names = [Path(n) for n in out.decode().split("\0") if n]
-        return [n for n in names if (root / n).is_file()]
+        return [n for n in names
+                if not SKIP_DIRS.intersection(n.parts) and (root / n).is_file()]
     except (OSError, subprocess.CalledProcessError):
         files = []
         for path in root.rglob("*"):
@@ -237,7 +238,11 @@ def copy_tree(root: Path, dest: Path, files: list[Path]) -> Path:
     for rel in files:
         target = repo / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(root / rel, target)
+        try:
+            shutil.copy2(root / rel, target)
+        except FileNotFoundError:
+            # an untracked file removed while we copy (a tool's cache in another process)
+            continue
     shared = root.parent / "shared"
     if shared.is_dir():
         (dest / "shared").symlink_to(shared, target_is_directory=True)
