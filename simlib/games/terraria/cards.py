@@ -42,7 +42,7 @@ __all__ = [
 
 @njit(refcount=False)
 def setup_deck_nb(st, tab, p):
-    """Player ``p``'s starting deck of 8, shuffled into the draw pile (TR-030, TR-032)."""
+    """Player ``p``'s starting deck of 8, shuffled into the draw pile (TR-046, TR-052)."""
     n = tab.start_deck.shape[0]
     for i in range(n):
         st.deck[p, PILE.DRAW, i] = tab.start_deck[i]

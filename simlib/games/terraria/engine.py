@@ -260,7 +260,7 @@ def setup_nb(st, tab, cfg, seed, index):
     for c in range(tab.chest_biome.shape[0]):
         st.supply[SUP.CHEST, c] = 1
     foes.reset_tray_nb(st, tab)
-    # characters (TR-028..031): a character card each (the players' choice: cards in order)
+    # characters (TR-046..049): a character card each (the players' choice: cards in order)
     st.chars[:, :] = 0
     st.inv[:, :, :] = 0
     st.owned[:, :] = 0
@@ -280,14 +280,14 @@ def setup_nb(st, tab, cfg, seed, index):
         ch[CH.ARMOR] = -1
         ch[CH.MINION] = -1
         ch[CH.OTHER] = -1
-        for s in range(3):  # weapon, axe, pickaxe (TR-030; Journey: iron, TR-432, TR-433)
+        for s in range(3):  # weapon, axe, pickaxe (TR-051; Journey: iron, TR-432, TR-433)
             e = tab.start_equip[iron, s]
             ch[CH.WEAPON + s] = e
             st.owned[p, e] += 1
         ch[CH.ROPES] = cfg[CFG.ROPES]  # TR-434
         cards.setup_deck_nb(st, tab, p)
     # the starting enemies: one Forest Surface day token on each of the 2 spawn squares of
-    # the Surface Forest tiles (TR-044..045), then the characters on butterfly squares (TR-031)
+    # the Surface Forest tiles (TR-036..037), then the characters on butterfly squares (TR-053)
     h = st.grid.shape[1] // LAYERS
     w = st.grid.shape[2] // TILE_COLS
     c0 = FOREST_COLUMNS[1] * w

@@ -728,7 +728,7 @@ class TablesFields(NamedTuple):
     plat_pos: Any
     rules: Any  # int16 (RU.N,)
     cards: Any  # int16 (n_cards, CF.N)
-    start_deck: Any  # int16 (8,) card ids of one starting deck (TR-030)
+    start_deck: Any  # int16 (8,) card ids of one starting deck (TR-046)
     equip: Any  # int16 (n_equip, EQ.N)
     equip_recipe: Any  # int16 (n_equip, 4, 2): (resource id, units), id 0 = unused
     start_equip: Any  # int16 (2, 3): standard and Journey starting (weapon, axe, pickaxe)
