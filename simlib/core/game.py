@@ -333,6 +333,14 @@ class Game:
         """The settings that settle an open rule (``Setting.reading``), in declared order."""
         return tuple(s for s in self.settings if s.reading)
 
+    def ladder_settings(self) -> dict[str, Any]:
+        """Setting overrides every rung of a skill ladder plays under (default: none).
+
+        A game whose bots are chosen per seat by settings (a two-player game) names here
+        the opponent the ladder's bots play against, so every rung faces the same one.
+        """
+        return {}
+
     def table(self, name: str) -> TableSpec:
         """Return the exact table called ``name`` (see :meth:`tables`) or raise a clear error."""
         tables = self.tables()
