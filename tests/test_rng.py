@@ -57,3 +57,22 @@ def test_randint_range_and_uniformity():
     vals = np.array([randint_nb(3, state) for _ in range(30_000)])
     assert vals.min() == 0 and vals.max() == 2
     assert stats.chisquare(np.bincount(vals)).pvalue > 1e-4
+
+
+def test_side_stream_zero_is_the_playthrough_stream_and_others_differ():
+    from simlib.core.rng import seed_stream_nb
+
+    own = new_state(7, 3)
+    side0 = np.zeros(4, dtype=np.uint64)
+    seed_stream_nb(7, 3, 0, side0)
+    assert (own == side0).all()
+    draws = {}
+    for stream in (0, 1, 2):
+        st = np.zeros(4, dtype=np.uint64)
+        seed_stream_nb(7, 3, stream, st)
+        draws[stream] = tuple(int(next_u64_nb(st)) for _ in range(4))
+    assert len(set(draws.values())) == 3
+    # a side stream of game 3 is not any nearby game's own stream
+    for g in range(10):
+        st = new_state(7, g)
+        assert tuple(int(next_u64_nb(st)) for _ in range(4)) not in (draws[1], draws[2])

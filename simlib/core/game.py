@@ -27,6 +27,8 @@ class Setting:
     ``kind`` is ``int``, ``float``, ``bool`` or ``str``. Numbers are bounded by ``lo`` and
     ``hi`` (inclusive, ``None`` for open); strings by ``choices``. ``default`` may be
     ``None`` when the value is derived from others (e.g. a deck size read from a table).
+    ``reading`` names the checklist id (``"TB-214"``) of an open rule this setting settles:
+    its default is the rulebook's most literal reading and ``help`` names the alternative.
     """
 
     name: str
@@ -36,6 +38,7 @@ class Setting:
     lo: float | None = None
     hi: float | None = None
     choices: tuple[str, ...] | None = None
+    reading: str = ""
 
     #: What messages call this value ("setting 'p': ...").
     what: ClassVar[str] = "setting"
@@ -326,6 +329,18 @@ class Game:
         self.validate(values)
         return values
 
+    def readings(self) -> tuple[Setting, ...]:
+        """The settings that settle an open rule (``Setting.reading``), in declared order."""
+        return tuple(s for s in self.settings if s.reading)
+
+    def ladder_settings(self) -> dict[str, Any]:
+        """Setting overrides every rung of a skill ladder plays under (default: none).
+
+        A game whose bots are chosen per seat by settings (a two-player game) names here
+        the opponent the ladder's bots play against, so every rung faces the same one.
+        """
+        return {}
+
     def table(self, name: str) -> TableSpec:
         """Return the exact table called ``name`` (see :meth:`tables`) or raise a clear error."""
         tables = self.tables()
@@ -377,6 +392,10 @@ class Game:
             ],
             "bots": [
                 {"name": b.name, "help": b.help, "params": dict(b.params)} for b in self.bots
+            ],
+            "readings": [
+                {"name": s.name, "rule": s.reading, "default": s.default, "help": s.help}
+                for s in self.readings()
             ],
             "default_bot": self.default_bot,
             "outcomes": list(self.outcomes),

@@ -59,6 +59,24 @@ def seed_state_nb(seed, game_index, state):
 
 
 @njit(refcount=False)
+def seed_stream_nb(seed, game_index, stream, state):
+    """Seed ``state`` for side stream ``stream`` of playthrough ``game_index`` of run ``seed``.
+
+    Stream 0 is the playthrough's own stream (exactly :func:`seed_state_nb`). A bot that
+    needs random numbers of its own (a search bot's rollouts) draws them from stream 1 or
+    higher, so the game's own draws, and so every other bot's games, never change.
+    """
+    seed_state_nb(seed, game_index, state)
+    if stream != 0:
+        key = _mix64_nb(state[0] ^ (np.uint64(stream) * _STREAM + _GOLDEN))
+        for j in range(4):
+            key = key + _GOLDEN
+            state[j] = _mix64_nb(key ^ state[j])
+        if state[0] == 0 and state[1] == 0 and state[2] == 0 and state[3] == 0:
+            state[0] = _GOLDEN
+
+
+@njit(refcount=False)
 def next_u64_nb(state):
     """Return the next 64 random bits of xoshiro256** and advance ``state``."""
     result = _rotl_nb(state[1] * np.uint64(5), 7) * np.uint64(9)
