@@ -9,6 +9,8 @@ Subcommands::
     simlib experiment FILE.toml              run a TOML experiment, save results and a report
     simlib compare DIR_A DIR_B               compare two runs' win rates (paired if seeds match)
     simlib report DIR [--out FILE.html]      build an HTML report from a run or experiment
+    simlib ladder GAME --games N [--budgets 0,4,16] [--preset P ...]
+                                             skill ladder: scripted bots and the search bot
 
 ``--values`` is either a comma-separated list (``12,15,18``) or a range ``start:stop`` or
 ``start:stop:step`` with Python's semantics: ``stop`` is excluded, so ``12:25`` is 12..24
@@ -373,10 +375,13 @@ def _is_table_folder(folder: Path) -> bool:
 
 
 def _cmd_report(args, state) -> int:
+    from simlib.core.ladder import LADDER_FILE
     from simlib.core.results import Results
     from simlib.games.registry import get_game
     from simlib.report import html
 
+    if (Path(args.dir) / LADDER_FILE).is_file():
+        return _ladder_report(Path(args.dir), args)
     if _is_table_folder(Path(args.dir)):
         from simlib.experiment import table_report
 
@@ -421,6 +426,62 @@ def _cmd_report(args, state) -> int:
         print(
             f"note: {args.dir} holds a partial run ({len(res.df):,} of {meta.get('games'):,} games)"
         )
+    print(f"report written to {path}")
+    return 0
+
+
+def parse_budgets(spec: str) -> list[int]:
+    """Parse ``--budgets``: comma-separated integers (``0,4,16,64``)."""
+    items = [v.strip() for v in spec.split(",")]
+    if not any(items):
+        raise SimlibInputError("--budgets: no budgets given; e.g. --budgets 0,4,16,64")
+    out = []
+    for item in items:
+        try:
+            out.append(int(item))
+        except ValueError:
+            raise SimlibInputError(
+                f"--budgets: {item!r} is not an integer; expected comma-separated integers, "
+                "e.g. --budgets 0,4,16,64"
+            ) from None
+    return out
+
+
+def _cmd_ladder(args, state) -> int:
+    from simlib.core.ladder import DEFAULT_BUDGETS, ladder
+
+    budgets = parse_budgets(args.budgets) if args.budgets is not None else DEFAULT_BUDGETS
+    state["out"] = args.out
+    lad = ladder(
+        args.game,
+        presets=args.preset,
+        budgets=budgets,
+        games=args.games,
+        seed=args.seed,
+        settings=_pairs(args.set, "--set"),
+        bots=args.bot,
+        out=args.out,
+        **_run_options(args),
+    )
+    print(lad.to_text())
+    if args.out:
+        print(f"\nladder saved in {args.out} (load with simlib.core.ladder.Ladder.load)")
+    if args.report:
+        from simlib.report.html import build_ladder_report
+
+        path = build_ladder_report(lad, args.report)
+        print(f"report written to {path}")
+    return 0
+
+
+def _ladder_report(folder: Path, args) -> int:
+    from simlib.core.ladder import Ladder
+    from simlib.report.html import build_ladder_report
+
+    path = build_ladder_report(
+        Ladder.load(folder), Path(args.out) if args.out else folder / "report.html",
+        title=args.title,
+    )
     print(f"report written to {path}")
     return 0
 
@@ -516,6 +577,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE.html", help="report file (default DIR/report.html)")
     p.add_argument("--title", help="report title")
     p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser(
+        "ladder", help="skill ladder: scripted bots and the search bot at rising budgets"
+    )
+    p.add_argument("game", help="game name (a game with a 'search' bot)")
+    p.add_argument(
+        "--preset", action="append", help="preset to climb, repeatable (default: the default)"
+    )
+    p.add_argument(
+        "--budgets", metavar="B,B,...", help="search budgets, e.g. 0,4,16,64 (default 0,4,16)"
+    )
+    p.add_argument(
+        "--bot", action="append", help="scripted bot, repeatable (default: every scripted bot)"
+    )
+    p.add_argument(
+        "--set", action="append", metavar="KEY=VALUE", help="setting override, repeatable"
+    )
+    p.add_argument("--games", type=int, required=True, help="games per rung")
+    p.add_argument("--seed", type=int, default=0, help="seed of every rung (default 0)")
+    _add_backend_options(p)
+    p.add_argument("--chunk-size", type=int, help="games per chunk (checkpoint unit)")
+    p.add_argument("--out", help="folder for the resumable ladder (one run folder per rung)")
+    p.add_argument("--report", metavar="FILE.html", help="write the ladder's HTML report")
+    p.set_defaults(func=_cmd_ladder)
     return parser
 
 
