@@ -322,6 +322,12 @@ def _cmd_experiment(args, state) -> int:
     )
     print(f"{exp.title}: {len(exp.cells)} cells x {exp.games:,} games, seed {exp.seed}")
     print(_table(res, by=exp.group_by()))
+    if exp.ladder is not None:
+        from simlib.core.ladder import Ladder
+        from simlib.experiment import LADDER_DIR
+
+        print()
+        print(Ladder.load(exp.out / LADDER_DIR).to_text())
     print(f"\nresults: {exp.out / 'results.parquet'}")
     print(f"report:  {exp.out / 'report.html'}")
     return 0
@@ -412,6 +418,12 @@ def _cmd_report(args, state) -> int:
     )
     path = Path(args.out) if args.out else Path(args.dir) / "report.html"
     shown = {k: v for k, v in meta.items() if k not in ("cells", "out")}
+    ladder_dir = Path(args.dir) / "ladder"
+    lad = None
+    if (ladder_dir / LADDER_FILE).is_file():  # an experiment with a skill ladder
+        from simlib.core.ladder import Ladder
+
+        lad = Ladder.load(ladder_dir)
     html.build_report(
         res.df,
         path,
@@ -421,6 +433,7 @@ def _cmd_report(args, state) -> int:
         sweep_params=numeric_settings,
         outcomes=meta.get("outcomes") or None,
         **_report_options(game, meta.get("settings")),
+        ladder=lad,
     )
     if not meta.get("complete", True):
         print(

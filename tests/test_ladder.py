@@ -402,3 +402,90 @@ def test_python_dash_m_simlib(tmp_path):
                               "PYTHONPATH": f"{Path(__file__).parent}:{Path(__file__).parents[1]}"})
     assert out.returncode == 2 and "toy has no 'search' bot" in out.stderr
     assert len(out.stderr.strip().splitlines()) == 1
+
+
+# --- experiments with a ladder ----------------------------------------------------------------
+def ladder_toml(tmp_path: Path, ladder: str = "", name: str = "exp", top: str = "") -> Path:
+    """An experiment file: ``top`` is a top-level line, ``ladder`` a [ladder] table."""
+    path = tmp_path / f"{name}.toml"
+    path.write_text(
+        f'title = "ladder toy"\ngame = "toyladder"\ngames = 300\nseed = 4\n'
+        f'out = "{tmp_path / name}"\npresets = ["normal", "hard"]\n{top}\n'
+        f"[settings]\nmax_rounds = 7\n{ladder}\n"
+    )
+    return path
+
+
+def test_experiment_with_a_ladder_list(tmp_path, capsys):
+    from simlib.experiment import load_experiment, run_experiment
+
+    path = ladder_toml(tmp_path, top="ladder = [0, 4]")
+    exp = load_experiment(path)
+    assert exp.ladder is not None and exp.ladder.budgets == [0, 4]
+    assert exp.ladder.presets == ["normal", "hard"] and exp.ladder.games == 300
+    run_experiment(exp, progress=False)
+    lad = Ladder.load(tmp_path / "exp" / "ladder")
+    assert [r.label for r in lad.rungs][:4] == ["steady", "gambler", "search@0", "search@4"]
+    assert all(r.results.meta["settings"]["max_rounds"] == 7 for r in lad.rungs)
+    assert all(r.results.meta["seed"] == 4 for r in lad.rungs)
+    page = (tmp_path / "exp" / "report.html").read_text()
+    assert "<h2>Skill ladder</h2>" in page and "search@4" in page
+    record = json.loads((tmp_path / "exp" / "experiment.json").read_text())
+    assert record["ladder"]["budgets"] == [0, 4] and record["ladder"]["games"] == 300
+    # the command line prints the ladder too, and 'simlib report' keeps its section
+    code = main(["experiment", str(path), "--no-progress"])
+    out = capsys.readouterr().out
+    assert code == 0 and "skill ladder, 300 games per rung" in out
+    (tmp_path / "exp" / "report.html").unlink()
+    assert main(["report", str(tmp_path / "exp")]) == 0
+    assert "<h2>Skill ladder</h2>" in (tmp_path / "exp" / "report.html").read_text()
+
+
+def test_experiment_with_a_ladder_table(tmp_path):
+    from simlib.experiment import load_experiment, run_experiment
+
+    path = ladder_toml(tmp_path, '[ladder]\nbudgets = [2, 0]\ngames = 150\npresets = ["trap"]\n'
+                                 'bots = ["steady"]')
+    exp = load_experiment(path)
+    assert exp.ladder.budgets == [0, 2] and exp.ladder.games == 150
+    res = run_experiment(exp, progress=False)
+    assert len(res.df) == 600  # the cells keep their own games
+    lad = Ladder.load(tmp_path / "exp" / "ladder")
+    assert [r.label for r in lad.rungs] == ["steady", "search@0", "search@2"]
+    assert lad.presets == ["trap"] and all(len(r.results.df) == 150 for r in lad.rungs)
+    # the same file again resumes; another ladder in the same folder is refused untouched
+    run_experiment(load_experiment(path), progress=False)
+    other = ladder_toml(tmp_path, "[ladder]\nbudgets = [0, 3]\ngames = 150\n"
+                                  'presets = ["trap"]\nbots = ["steady"]', name="exp")
+    with pytest.raises(SimlibInputError, match="holds a different ladder \\(budgets:"):
+        run_experiment(load_experiment(other), progress=False)
+
+
+@pytest.mark.parametrize(
+    "ladder, match",
+    [
+        ("ladder = [0, 99]", r"\[ladder\] budgets: 99 is not allowed"),
+        ('ladder = "big"', "'ladder' must be a list of search budgets"),
+        ("[ladder]\nrungs = 3", "unknown key 'ladder.rungs'; allowed: budgets, games"),
+        ("[ladder]\ngames = 0", r"\[ladder\] games: 0 is not allowed"),
+        ('[ladder]\nbots = ["search"]', r"\[ladder\] bots: 'search'"),
+    ],
+)
+def test_experiment_ladder_bad_input(tmp_path, ladder, match):
+    from simlib.experiment import load_experiment
+
+    if ladder.startswith("ladder ="):
+        path = ladder_toml(tmp_path, top=ladder)
+    else:
+        path = ladder_toml(tmp_path, ladder)
+    with pytest.raises(SimlibInputError, match=match):
+        load_experiment(path)
+
+
+def test_experiment_ladder_needs_a_search_bot(tmp_path):
+    from simlib.experiment import load_experiment
+
+    path = tmp_path / "toy.toml"
+    path.write_text('game = "toy"\ngames = 10\nladder = [0, 4]\n')
+    with pytest.raises(SimlibInputError, match=r"\[ladder\] toy has no 'search' bot"):
+        load_experiment(path)

@@ -65,7 +65,18 @@ from simlib.core.runner import (
 from simlib.errors import SimlibInputError
 from simlib.games.registry import get_game
 
-__all__ = ["ladder", "Ladder", "Rung", "SEARCH_BOT", "BUDGET_PARAM", "DEFAULT_BUDGETS"]
+__all__ = [
+    "ladder",
+    "run_ladder",
+    "resolve_ladder",
+    "check_ladder_out",
+    "Ladder",
+    "LadderPlan",
+    "Rung",
+    "SEARCH_BOT",
+    "BUDGET_PARAM",
+    "DEFAULT_BUDGETS",
+]
 
 #: The bot every game with a ladder names ``search``.
 SEARCH_BOT = "search"
@@ -314,6 +325,19 @@ def _check_ladder_folder(folder: Path, plan: LadderPlan) -> dict | None:
     return stored
 
 
+def check_ladder_out(plan: LadderPlan, out: str | os.PathLike) -> dict | None:
+    """Check that ``out`` may hold ``plan``'s ladder, touching nothing (see :func:`ladder`).
+
+    Returns the stored ``ladder.json`` when resuming, ``None`` for a new folder; raises
+    ``SimlibInputError`` for a folder holding anything else.
+    """
+    folder = Path(out)
+    stored = _check_ladder_folder(folder, plan)
+    for r in plan.rungs:
+        check_out(folder / RUNG_DIR / r.folder_name, r.plan)
+    return stored
+
+
 def _games_on_disk(folder: Path, games: int) -> int:
     if not (folder / RUN_FILE).is_file():
         return 0
@@ -395,13 +419,10 @@ def run_ladder(
         run_kwargs.get("threads"),
     )
     folder = Path(out) if out is not None else None
-    stored = _check_ladder_folder(folder, plan) if folder is not None else None
+    stored = check_ladder_out(plan, folder) if folder is not None else None
     rung_dirs = [
         folder / RUNG_DIR / r.folder_name if folder is not None else None for r in plan.rungs
     ]
-    for r, d in zip(plan.rungs, rung_dirs, strict=True):
-        if d is not None:
-            check_out(d, r.plan)
     timing: dict[str, dict] = {
         str(t.get("name")): t for t in (stored or {}).get("rungs", []) if isinstance(t, dict)
     }
