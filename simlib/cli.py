@@ -201,6 +201,9 @@ def _cmd_games(args, state) -> int:
             print(f"{'':<12} bots: {', '.join(b.name for b in g.bots)} (default {g.default_bot})")
             if g.tables():
                 print(f"{'':<12} exact tables: {', '.join(g.tables())}")
+            if g.readings():
+                shown = ", ".join(f"{s.name} ({s.reading})" for s in g.readings())
+                print(f"{'':<12} readings: {shown}")
         print("\n'simlib games GAME' lists a game's settings, presets and bots.")
         return 0
     d = get_game(args.game).describe()
@@ -229,6 +232,7 @@ def _cmd_games(args, state) -> int:
                 f"  {'':<14}   {key} = {value:g}{bounds}"
                 + (f"  ({help_text})" if help_text else "")
             )
+    _print_readings(d)
     if d["tables"]:
         print("\nexact tables (an experiment file with table = NAME and [options]):")
         for t in d["tables"]:
@@ -239,6 +243,47 @@ def _cmd_games(args, state) -> int:
                 if o["help"]:
                     print(f"  {'':<14}     {o['help']}")
     return 0
+
+
+def _print_readings(described: dict[str, Any]) -> None:
+    """The "readings" section of ``simlib games GAME``: settings that settle an open rule."""
+    readings = described.get("readings") or []
+    if not readings:
+        return
+    print("\nreadings (settings that settle an open rule; default = the most literal reading):")
+    width = max([len(r["name"]) for r in readings] + [4])
+    for r in readings:
+        print(f"  {r['name']:<{width}}  rule {r['rule']}; default {_value_text(r['default'])}")
+        if r["help"]:
+            print(f"  {'':<{width}}  {r['help']}")
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "derived" if value is None else str(value)
+
+
+def _readings_line(game_name: Any, settings: Any, swept: tuple[str, ...] = ()) -> str | None:
+    """``readings: name=value (RULE), ...`` for a run's resolved settings, or None.
+
+    A reading in ``swept`` (a swept setting or grid key) shows ``varies``.
+    """
+    from simlib.games.registry import get_game
+
+    try:
+        g = get_game(str(game_name))
+    except SimlibInputError:
+        return None
+    values = settings if isinstance(settings, dict) else {}
+    parts = []
+    for s in g.readings():
+        if s.name in swept:
+            value = "varies"
+        else:
+            value = _value_text(values.get(s.name, s.default))
+        parts.append(f"{s.name}={value} ({s.reading})")
+    return "readings: " + ", ".join(parts) if parts else None
 
 
 def _run_options(args) -> dict[str, Any]:
@@ -267,6 +312,9 @@ def _cmd_run(args, state) -> int:
         **_run_options(args),
     )
     print(_describe_run(res))
+    line = _readings_line(res.meta.get("game"), res.meta.get("settings"))
+    if line:
+        print(line)
     print(_table(res))
     if args.out:
         print(f"\nresults saved in {args.out} (load with simlib.Results.load({str(args.out)!r}))")
@@ -297,6 +345,9 @@ def _cmd_sweep(args, state) -> int:
         f"{len(values)} values, preset {cell.get('preset')}, bot {cell.get('bot')}, "
         f"{cell.get('games'):,} games each, seed {res.meta.get('seed')}"
     )
+    line = _readings_line(res.meta.get("game"), res.meta.get("settings"), swept=(args.param,))
+    if line:
+        print(line)
     print(_table(res, by=args.param))
     if args.out:
         print(
@@ -321,6 +372,13 @@ def _cmd_experiment(args, state) -> int:
         threads=args.threads,
     )
     print(f"{exp.title}: {len(exp.cells)} cells x {exp.games:,} games, seed {exp.seed}")
+    varies = tuple(
+        k for k in exp.cells[0].plan.values
+        if len({repr(c.plan.values.get(k)) for c in exp.cells}) > 1
+    )
+    line = _readings_line(exp.game, exp.cells[0].plan.values, swept=varies)
+    if line:
+        print(line)
     print(_table(res, by=exp.group_by()))
     if exp.ladder is not None:
         from simlib.core.ladder import Ladder
