@@ -489,3 +489,34 @@ def test_experiment_ladder_needs_a_search_bot(tmp_path):
     path.write_text('game = "toy"\ngames = 10\nladder = [0, 4]\n')
     with pytest.raises(SimlibInputError, match=r"\[ladder\] toy has no 'search' bot"):
         load_experiment(path)
+
+
+def test_an_interrupted_ladder_loads_as_partial(tmp_path):
+    out = tmp_path / "lad"
+    simlib.ladder("toyladder", budgets=[0, 2], games=400, out=out, chunk_size=100,
+                  progress=False)
+    chunk = sorted((out / RUNG_DIR / "preset=normal,bot=search,budget=2" / "chunks").iterdir())
+    chunk[-1].unlink()
+    lad = Ladder.load(out)
+    assert not lad.complete and "(partial:" in lad.to_text()
+    assert lad.table()["games"].tolist() == [400, 400, 400, 300]
+    shutil.rmtree(out / RUNG_DIR / "preset=normal,bot=gambler")
+    with pytest.raises(SimlibInputError, match="is unfinished"):
+        Ladder.load(out)
+    with pytest.raises(SimlibInputError, match="is not a ladder folder"):
+        Ladder.load(tmp_path)
+
+
+def test_dask_backend_equals_local(lad):
+    # one LocalCluster for the whole ladder (made and closed by the ladder itself)
+    pytest.importorskip("dask.distributed")
+    from test_runner import time_limit
+
+    with time_limit(240):
+        other = simlib.ladder("toyladder", presets=["hard"], budgets=[0, 4], games=N, seed=11,
+                              progress=False, backend="dask")
+    want = lad.table()
+    want = want[(want["preset"] == "hard") & want["rung"].isin(
+        ["steady", "gambler", "search@0", "search@4"])].reset_index(drop=True)
+    pd.testing.assert_frame_equal(other.table().drop(columns=TIMING),
+                                  want.drop(columns=TIMING))

@@ -55,7 +55,9 @@ from simlib.core.runner import (
     RunPlan,
     _check_int,
     _check_options,
+    _connect,
     _fmt,
+    _is_client,
     _value_label,
     check_out,
     compare,
@@ -381,11 +383,14 @@ def ladder(
         Ladder folder (resumable; see the module docstring).
     **run_kwargs
         ``backend``, ``scheduler``, ``chunk_size``, ``progress``, ``threads`` as in
-        :func:`simlib.run`.
+        :func:`simlib.run`. On dask one cluster serves every rung.
 
     Returns
     -------
     Ladder
+        Seconds per game are the wall time of each rung's run (settings compiled, records
+        framed) after an untimed warm-up of a few games that compiles the kernels. On the
+        dask backend there is no warm-up: the first rungs include the workers' compiling.
 
     Raises
     ------
@@ -431,6 +436,36 @@ def run_ladder(
         _write_file(folder, plan, [], timing, complete=False)
 
     local = run_kwargs.get("backend", "local") == "local"
+    owned = None
+    if not local and not _is_client(run_kwargs.get("scheduler")):
+        # one cluster for the whole ladder rather than one per rung
+        client, cluster, _ = _connect(run_kwargs.get("scheduler"))
+        owned = (client, cluster)
+        run_kwargs = {**run_kwargs, "scheduler": client}
+        if cluster is not None and run_kwargs.get("threads") is None:
+            run_kwargs["threads"] = 1
+    try:
+        rungs = _play_rungs(plan, folder, rung_dirs, timing, local, run_kwargs)
+    finally:
+        if owned is not None:
+            owned[0].close()
+            if owned[1] is not None:
+                owned[1].close()
+    result = Ladder.from_plan(plan, rungs, str(folder) if folder is not None else None)
+    if folder is not None:
+        _write_file(folder, plan, rungs, timing, complete=True, ladder_obj=result)
+    return result
+
+
+def _play_rungs(
+    plan: LadderPlan,
+    folder: Path | None,
+    rung_dirs: list[Path | None],
+    timing: dict[str, dict],
+    local: bool,
+    run_kwargs: dict[str, Any],
+) -> list[Rung]:
+    """Play every rung in order (each resumable), timing the games played after a warm-up."""
     rungs: list[Rung] = []
     for i, (r, d) in enumerate(zip(plan.rungs, rung_dirs, strict=True)):
         before = _games_on_disk(d, plan.games) if d is not None else 0
@@ -459,10 +494,7 @@ def run_ladder(
         timing[r.folder_name] = {"name": r.folder_name, "seconds": seconds, "games_timed": timed}
         if folder is not None:
             _write_file(folder, plan, rungs, timing, complete=False)
-    result = Ladder.from_plan(plan, rungs, str(folder) if folder is not None else None)
-    if folder is not None:
-        _write_file(folder, plan, rungs, timing, complete=True, ladder_obj=result)
-    return result
+    return rungs
 
 
 def _label(r: RungPlan) -> str:
@@ -614,7 +646,14 @@ class Ladder:
                 Rung(r.preset, r.bot, r.budget, Results.load(d), float(t.get("seconds", 0.0)),
                      int(t.get("games_timed", 0)))
             )
-        return cls.from_plan(plan, rungs, str(folder))
+        lad = cls.from_plan(plan, rungs, str(folder))
+        lad.engine_version = str(stored.get("engine_version", lad.engine_version))
+        return lad
+
+    @property
+    def complete(self) -> bool:
+        """True when every rung holds all ``games`` games (False for an interrupted ladder)."""
+        return all(len(r.results.df) >= self.games for r in self.rungs)
 
     # --- lookups --------------------------------------------------------------------------
     def rung(self, preset: str, bot: str, budget: int | None = None) -> Rung:
@@ -769,7 +808,8 @@ class Ladder:
 
         parts = [
             f"{self.title}: skill ladder, {self.games:,} games per rung, seed {self.seed}, "
-            f"budgets {', '.join(map(str, self.budgets))}",
+            f"budgets {', '.join(map(str, self.budgets))}"
+            + ("" if self.complete else " (partial: some rungs hold fewer games; run again)"),
             "",
             "rungs (win rate with 95% Wilson interval; seconds per game after a warm-up):",
             text(tables.format_ladder_table(self.table())),
