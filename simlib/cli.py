@@ -312,10 +312,10 @@ def _cmd_run(args, state) -> int:
         **_run_options(args),
     )
     print(_describe_run(res))
+    print(_table(res))
     line = _readings_line(res.meta.get("game"), res.meta.get("settings"))
     if line:
         print(line)
-    print(_table(res))
     if args.out:
         print(f"\nresults saved in {args.out} (load with simlib.Results.load({str(args.out)!r}))")
     return 0
@@ -345,10 +345,10 @@ def _cmd_sweep(args, state) -> int:
         f"{len(values)} values, preset {cell.get('preset')}, bot {cell.get('bot')}, "
         f"{cell.get('games'):,} games each, seed {res.meta.get('seed')}"
     )
+    print(_table(res, by=args.param))
     line = _readings_line(res.meta.get("game"), res.meta.get("settings"), swept=(args.param,))
     if line:
         print(line)
-    print(_table(res, by=args.param))
     if args.out:
         print(
             f"\nresults saved in {args.out} (one run folder per value; load with "
@@ -372,6 +372,7 @@ def _cmd_experiment(args, state) -> int:
         threads=args.threads,
     )
     print(f"{exp.title}: {len(exp.cells)} cells x {exp.games:,} games, seed {exp.seed}")
+    print(_table(res, by=exp.group_by()))
     varies = tuple(
         k for k in exp.cells[0].plan.values
         if len({repr(c.plan.values.get(k)) for c in exp.cells}) > 1
@@ -379,7 +380,6 @@ def _cmd_experiment(args, state) -> int:
     line = _readings_line(exp.game, exp.cells[0].plan.values, swept=varies)
     if line:
         print(line)
-    print(_table(res, by=exp.group_by()))
     if exp.ladder is not None:
         from simlib.core.ladder import Ladder
         from simlib.experiment import LADDER_DIR

@@ -219,10 +219,10 @@ class Experiment:
     cells: list[Cell]
     description: str = ""
     chunk_size: int | None = None
-    path: Path | None = None
-    source: dict[str, Any] = field(default_factory=dict)
     #: The skill ladder to play beside the cells (``simlib.core.ladder.LadderPlan``).
     ladder: Any = None
+    path: Path | None = None
+    source: dict[str, Any] = field(default_factory=dict)
 
     def definition(self) -> dict[str, Any]:
         """Return the definition as plain JSON data (what ``experiment.json`` stores)."""
@@ -525,9 +525,9 @@ def experiment_from_dict(
         report=report_out,
         cells=cells,
         chunk_size=chunk_size,
+        ladder=_ladder_plan(data, game, presets, settings, seed, games, fail),
         path=Path(path) if path is not None else None,
         source=data,
-        ladder=_ladder_plan(data, game, presets, settings, seed, games, fail),
     )
 
 

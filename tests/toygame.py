@@ -10,6 +10,10 @@ sweeps over ``p`` are coupled and a game's win is monotone in ``p``.
 The game also declares one exact table, ``win_chance`` (:func:`win_chance_table`): the
 exact chance of a win (and of a bust) for each ``p`` x ``max_rounds``, for one bot.
 
+The ladder toy (``LadderToyGame``, "toyladder") adds a choice between two actions, a
+``search`` bot whose win chance is known exactly for every budget, and an open reading
+(``majority``, rule TOY-001), for the skill ladder and readings tests.
+
 Importable as ``toygame`` (pytest puts ``tests/`` on ``sys.path``) and usable from the
 command line with ``SIMLIB_EXTRA_GAMES=toygame:GAME`` and ``tests/`` on ``PYTHONPATH``.
 """
@@ -130,74 +134,6 @@ WIN_CHANCE = TableSpec(
                     hi=1.0),
     ),
 )
-
-
-class ToyGame(Game):
-    """The toy game spec: settings ``p`` and ``max_rounds``, bots ``steady`` and ``bold``."""
-
-    name = "toy"
-    title = "Toy coin game"
-    engine_version = "1"
-    settings = (
-        Setting("p", float, 0.5, "chance a round is won", lo=0.0, hi=1.0),
-        Setting("max_rounds", int, 10, "rounds before the game is lost", lo=1, hi=50),
-    )
-    presets = {"normal": {}, "easy": {"p": 0.6}, "hard": {"p": 0.4}}
-    default_preset = "normal"
-    bots = (
-        Bot("steady", STEADY, "never busts", {"risk": 0.0}, {"risk": "push"}, {"risk": (0.0, 1.0)}),
-        Bot(
-            "bold",
-            BOLD,
-            "pushes harder, may bust",
-            {"risk": 0.5},
-            {"risk": "push"},
-            {"risk": (0.0, 1.0)},
-        ),
-    )
-    default_bot = "steady"
-    outcomes = OUTCOMES
-    measure_columns = ("rounds_won",)
-
-    def tables(self) -> dict[str, TableSpec]:
-        return {"win_chance": WIN_CHANCE}
-
-    def compile(self, values: dict[str, Any]) -> tuple:
-        return (np.float64(values["p"]), np.int64(values["max_rounds"]))
-
-    def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
-        out = np.zeros(count, dtype=toy_dt)
-        p, max_rounds = compiled
-        bp = np.asarray(bot_params, np.float64)
-
-        def play(lo: int, hi: int) -> None:
-            play_batch_nb(p, max_rounds, np.int64(bot_id), bp, np.uint64(seed),
-                          np.int64(start + lo), out[lo:hi])
-
-        run_blocks(play, count, 500)
-        return out
-
-    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "game_index": records["game_index"].astype(np.int64),
-                "win": records["win"].astype(bool),
-                "outcome": pd.Categorical.from_codes(
-                    records["outcome"].astype(np.int8), categories=list(OUTCOMES)
-                ),
-                "rounds": records["rounds"].astype(np.int16),
-                "rounds_won": records["rounds_won"].astype(np.int16),
-            }
-        )
-
-
-GAME = ToyGame()
-
-
-def register_toy() -> ToyGame:
-    """Register the toy game under "toy" and return it."""
-    register(GAME)
-    return GAME
 
 
 # --- a toy game with a search bot, for the skill ladder ------------------------------------
@@ -404,3 +340,71 @@ def register_ladder_toy() -> LadderToyGame:
     """Register the ladder toy under "toyladder" and return it."""
     register(LADDER_GAME)
     return LADDER_GAME
+
+
+class ToyGame(Game):
+    """The toy game spec: settings ``p`` and ``max_rounds``, bots ``steady`` and ``bold``."""
+
+    name = "toy"
+    title = "Toy coin game"
+    engine_version = "1"
+    settings = (
+        Setting("p", float, 0.5, "chance a round is won", lo=0.0, hi=1.0),
+        Setting("max_rounds", int, 10, "rounds before the game is lost", lo=1, hi=50),
+    )
+    presets = {"normal": {}, "easy": {"p": 0.6}, "hard": {"p": 0.4}}
+    default_preset = "normal"
+    bots = (
+        Bot("steady", STEADY, "never busts", {"risk": 0.0}, {"risk": "push"}, {"risk": (0.0, 1.0)}),
+        Bot(
+            "bold",
+            BOLD,
+            "pushes harder, may bust",
+            {"risk": 0.5},
+            {"risk": "push"},
+            {"risk": (0.0, 1.0)},
+        ),
+    )
+    default_bot = "steady"
+    outcomes = OUTCOMES
+    measure_columns = ("rounds_won",)
+
+    def tables(self) -> dict[str, TableSpec]:
+        return {"win_chance": WIN_CHANCE}
+
+    def compile(self, values: dict[str, Any]) -> tuple:
+        return (np.float64(values["p"]), np.int64(values["max_rounds"]))
+
+    def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
+        out = np.zeros(count, dtype=toy_dt)
+        p, max_rounds = compiled
+        bp = np.asarray(bot_params, np.float64)
+
+        def play(lo: int, hi: int) -> None:
+            play_batch_nb(p, max_rounds, np.int64(bot_id), bp, np.uint64(seed),
+                          np.int64(start + lo), out[lo:hi])
+
+        run_blocks(play, count, 500)
+        return out
+
+    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "game_index": records["game_index"].astype(np.int64),
+                "win": records["win"].astype(bool),
+                "outcome": pd.Categorical.from_codes(
+                    records["outcome"].astype(np.int8), categories=list(OUTCOMES)
+                ),
+                "rounds": records["rounds"].astype(np.int16),
+                "rounds_won": records["rounds_won"].astype(np.int16),
+            }
+        )
+
+
+GAME = ToyGame()
+
+
+def register_toy() -> ToyGame:
+    """Register the toy game under "toy" and return it."""
+    register(GAME)
+    return GAME

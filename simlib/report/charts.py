@@ -24,11 +24,11 @@ __all__ = [
     "end_time_bars",
     "remaining_by_round",
     "remaining_by_round_table",
+    "ladder_chart",
     "heatmap",
     "matchup_heatmap",
     "card_win_rate_chart",
     "fig_to_png_bytes",
-    "ladder_chart",
 ]
 
 #: Leave-round sentinel: the unit never left play (still in play at the end).
@@ -585,28 +585,6 @@ def card_win_rate_chart(table, ax=None, top=None):
     return ax
 
 
-def fig_to_png_bytes(fig, dpi=100):
-    """Render a figure (or the figure of an Axes) to PNG bytes.
-
-    Parameters
-    ----------
-    fig : matplotlib.figure.Figure or matplotlib.axes.Axes
-        What to render.
-    dpi : int, default 100
-        Resolution.
-
-    Returns
-    -------
-    bytes
-        The PNG file content. The ``Software`` metadata (which carries a URL) is omitted.
-
-    """
-    fig = getattr(fig, "figure", fig) if not hasattr(fig, "savefig") else fig
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata={"Software": None})
-    return buf.getvalue()
-
-
 _SCRIPTED_MARKERS = ("s", "^", "D", "v", "P", "X", "<", ">")
 
 
@@ -669,3 +647,25 @@ def ladder_chart(table, ax=None):
     ax.legend(title="preset", fontsize="small")
     ax.grid(True, alpha=0.3)
     return ax
+
+
+def fig_to_png_bytes(fig, dpi=100):
+    """Render a figure (or the figure of an Axes) to PNG bytes.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure or matplotlib.axes.Axes
+        What to render.
+    dpi : int, default 100
+        Resolution.
+
+    Returns
+    -------
+    bytes
+        The PNG file content. The ``Software`` metadata (which carries a URL) is omitted.
+
+    """
+    fig = getattr(fig, "figure", fig) if not hasattr(fig, "savefig") else fig
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata={"Software": None})
+    return buf.getvalue()

@@ -140,14 +140,14 @@ def _render(
     measure_columns: list,
     outcome_colors,
     remaining_label: str,
+    readings: Sequence[Mapping[str, Any]] = (),
+    ladder: Any = None,
     time_column: Hashable | None = None,
     causes: Sequence[tuple[str, Hashable | None, Sequence[Hashable]]] = (),
     matchup: Sequence[Hashable] | None = None,
     first_column: Hashable | None = None,
     card_masks: Sequence[Sequence[Hashable]] | None = None,
     card_labels: Sequence[Hashable] | None = None,
-    readings: Sequence[Mapping[str, Any]] = (),
-    ladder: Any = None,
 ) -> str:
     by = group_by or None
     out = [
@@ -330,14 +330,14 @@ def build_report(
     measure_columns: Sequence[Hashable] = (),
     outcome_colors: Mapping[Hashable, Any] | Sequence[Any] | None = None,
     remaining_label: str = "units still in play",
+    readings: Sequence[Mapping[str, Any]] = (),
+    ladder: Any = None,
     time_column: Hashable | None = None,
     causes: Sequence[tuple[str, Hashable | None, Sequence[Hashable]]] = (),
     matchup: Sequence[Hashable] | None = None,
     first_column: Hashable | None = None,
     card_masks: Sequence[Sequence[Hashable]] | None = None,
     card_labels: Sequence[Hashable] | None = None,
-    readings: Sequence[Mapping[str, Any]] = (),
-    ladder: Any = None,
 ) -> Path:
     """Write one self-contained HTML report of a set of playthroughs.
 
@@ -369,6 +369,12 @@ def build_report(
         Colours of the outcome bars.
     remaining_label : str, default "units still in play"
         What a unit is, in the game's words, for the survival chart.
+    readings : sequence of mapping, default ()
+        The open readings the run used (``name, rule, value``; see
+        :func:`simlib.report.options.readings_used`), listed under "How to reproduce". A
+        reading that is a column of ``df`` (varied across cells) shows the values there.
+    ladder : simlib.core.ladder.Ladder, optional
+        Adds the "Skill ladder" section (chart and tables) at the end.
     time_column : str, optional
         The game's time measure (``rounds``, a day track); adds "When games end": the share
         of games ending at each value by outcome, and per group the games ending each way
@@ -389,12 +395,6 @@ def build_report(
         (:func:`simlib.report.tables.card_win_rates`). Skipped when a column is missing.
     card_labels : sequence, optional
         Item names by item id for ``card_masks``.
-    readings : sequence of mapping, default ()
-        The open readings the run used (``name, rule, value``; see
-        :func:`simlib.report.options.readings_used`), listed under "How to reproduce". A
-        reading that is a column of ``df`` (varied across cells) shows the values there.
-    ladder : simlib.core.ladder.Ladder, optional
-        Adds the "Skill ladder" section (chart and tables) at the end.
 
     Returns
     -------
@@ -435,14 +435,14 @@ def build_report(
         measure_columns=list(measure_columns),
         outcome_colors=outcome_colors,
         remaining_label=remaining_label,
+        readings=list(readings),
+        ladder=ladder,
         time_column=time_column,
         causes=causes,
         matchup=matchup,
         first_column=first_column,
         card_masks=card_masks,
         card_labels=card_labels,
-        readings=list(readings),
-        ladder=ladder,
     )
 
     _write_atomic(path, document)
