@@ -433,7 +433,7 @@ def run_ladder(
     }
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
-        _write_file(folder, plan, [], timing, complete=False)
+        _write_file(folder, plan, timing, complete=False)
 
     local = run_kwargs.get("backend", "local") == "local"
     owned = None
@@ -453,7 +453,7 @@ def run_ladder(
                 owned[1].close()
     result = Ladder.from_plan(plan, rungs, str(folder) if folder is not None else None)
     if folder is not None:
-        _write_file(folder, plan, rungs, timing, complete=True, ladder_obj=result)
+        _write_file(folder, plan, timing, complete=True, ladder_obj=result)
     return result
 
 
@@ -479,7 +479,7 @@ def _play_rungs(
             execute(warm, progress=False, threads=run_kwargs.get("threads"))
         t0 = time.perf_counter()
         res = execute(
-            r.plan, out=d, desc=f"[{i + 1}/{len(plan.rungs)}] {r.preset} {_label(r)}",
+            r.plan, out=d, desc=f"[{i + 1}/{len(plan.rungs)}] {r.preset} {r.label}",
             **run_kwargs,
         )
         elapsed = time.perf_counter() - t0
@@ -493,18 +493,13 @@ def _play_rungs(
         rungs.append(rung)
         timing[r.folder_name] = {"name": r.folder_name, "seconds": seconds, "games_timed": timed}
         if folder is not None:
-            _write_file(folder, plan, rungs, timing, complete=False)
+            _write_file(folder, plan, timing, complete=False)
     return rungs
-
-
-def _label(r: RungPlan) -> str:
-    return r.label
 
 
 def _write_file(
     folder: Path,
     plan: LadderPlan,
-    rungs: list[Rung],
     timing: dict[str, dict],
     *,
     complete: bool,
