@@ -10,6 +10,8 @@ The public API::
     exp = simlib.load_experiment("experiments/subterra_difficulty.toml")
     simlib.run_experiment(exp)
     simlib.games()                    # names of the known games
+    lad = simlib.ladder("subterra", budgets=[0, 4, 16], games=400)  # skill ladder
+    lad.table(); lad.steps(); lad.headroom()
     simlib.report.html.build_report   # tables, charts and HTML reports (imported on use)
 
 Submodules are imported on first use, so ``import simlib`` stays quick and has no side
@@ -31,6 +33,7 @@ __all__ = [
     "load_experiment",
     "run_experiment",
     "games",
+    "ladder",
     "report",
     "SimlibInputError",
     "__version__",
@@ -38,6 +41,7 @@ __all__ = [
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
     from simlib import report
+    from simlib.core.ladder import ladder
     from simlib.core.results import Results
     from simlib.core.runner import compare, run, sweep
     from simlib.errors import SimlibInputError
@@ -51,6 +55,7 @@ _LAZY = {
     "load_experiment": ("simlib.experiment", "load_experiment"),
     "run_experiment": ("simlib.experiment", "run_experiment"),
     "SimlibInputError": ("simlib.errors", "SimlibInputError"),
+    "ladder": ("simlib.core.ladder", "ladder"),
 }
 
 

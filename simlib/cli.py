@@ -9,6 +9,8 @@ Subcommands::
     simlib experiment FILE.toml              run a TOML experiment, save results and a report
     simlib compare DIR_A DIR_B               compare two runs' win rates (paired if seeds match)
     simlib report DIR [--out FILE.html]      build an HTML report from a run or experiment
+    simlib ladder GAME --games N [--budgets 0,4,16] [--preset P ...]
+                                             skill ladder: scripted bots and the search bot
 
 ``--values`` is either a comma-separated list (``12,15,18``) or a range ``start:stop`` or
 ``start:stop:step`` with Python's semantics: ``stop`` is excluded, so ``12:25`` is 12..24
@@ -199,6 +201,9 @@ def _cmd_games(args, state) -> int:
             print(f"{'':<12} bots: {', '.join(b.name for b in g.bots)} (default {g.default_bot})")
             if g.tables():
                 print(f"{'':<12} exact tables: {', '.join(g.tables())}")
+            if g.readings():
+                shown = ", ".join(f"{s.name} ({s.reading})" for s in g.readings())
+                print(f"{'':<12} readings: {shown}")
         print("\n'simlib games GAME' lists a game's settings, presets and bots.")
         return 0
     d = get_game(args.game).describe()
@@ -227,6 +232,7 @@ def _cmd_games(args, state) -> int:
                 f"  {'':<14}   {key} = {value:g}{bounds}"
                 + (f"  ({help_text})" if help_text else "")
             )
+    _print_readings(d)
     if d["tables"]:
         print("\nexact tables (an experiment file with table = NAME and [options]):")
         for t in d["tables"]:
@@ -237,6 +243,47 @@ def _cmd_games(args, state) -> int:
                 if o["help"]:
                     print(f"  {'':<14}     {o['help']}")
     return 0
+
+
+def _print_readings(described: dict[str, Any]) -> None:
+    """The "readings" section of ``simlib games GAME``: settings that settle an open rule."""
+    readings = described.get("readings") or []
+    if not readings:
+        return
+    print("\nreadings (settings that settle an open rule; default = the most literal reading):")
+    width = max([len(r["name"]) for r in readings] + [4])
+    for r in readings:
+        print(f"  {r['name']:<{width}}  rule {r['rule']}; default {_value_text(r['default'])}")
+        if r["help"]:
+            print(f"  {'':<{width}}  {r['help']}")
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "derived" if value is None else str(value)
+
+
+def _readings_line(game_name: Any, settings: Any, swept: tuple[str, ...] = ()) -> str | None:
+    """``readings: name=value (RULE), ...`` for a run's resolved settings, or None.
+
+    A reading in ``swept`` (a swept setting or grid key) shows ``varies``.
+    """
+    from simlib.games.registry import get_game
+
+    try:
+        g = get_game(str(game_name))
+    except SimlibInputError:
+        return None
+    values = settings if isinstance(settings, dict) else {}
+    parts = []
+    for s in g.readings():
+        if s.name in swept:
+            value = "varies"
+        else:
+            value = _value_text(values.get(s.name, s.default))
+        parts.append(f"{s.name}={value} ({s.reading})")
+    return "readings: " + ", ".join(parts) if parts else None
 
 
 def _run_options(args) -> dict[str, Any]:
@@ -266,6 +313,9 @@ def _cmd_run(args, state) -> int:
     )
     print(_describe_run(res))
     print(_table(res))
+    line = _readings_line(res.meta.get("game"), res.meta.get("settings"))
+    if line:
+        print(line)
     if args.out:
         print(f"\nresults saved in {args.out} (load with simlib.Results.load({str(args.out)!r}))")
     return 0
@@ -296,6 +346,9 @@ def _cmd_sweep(args, state) -> int:
         f"{cell.get('games'):,} games each, seed {res.meta.get('seed')}"
     )
     print(_table(res, by=args.param))
+    line = _readings_line(res.meta.get("game"), res.meta.get("settings"), swept=(args.param,))
+    if line:
+        print(line)
     if args.out:
         print(
             f"\nresults saved in {args.out} (one run folder per value; load with "
@@ -320,6 +373,19 @@ def _cmd_experiment(args, state) -> int:
     )
     print(f"{exp.title}: {len(exp.cells)} cells x {exp.games:,} games, seed {exp.seed}")
     print(_table(res, by=exp.group_by()))
+    varies = tuple(
+        k for k in exp.cells[0].plan.values
+        if len({repr(c.plan.values.get(k)) for c in exp.cells}) > 1
+    )
+    line = _readings_line(exp.game, exp.cells[0].plan.values, swept=varies)
+    if line:
+        print(line)
+    if exp.ladder is not None:
+        from simlib.core.ladder import Ladder
+        from simlib.experiment import LADDER_DIR
+
+        print()
+        print(Ladder.load(exp.out / LADDER_DIR).to_text())
     print(f"\nresults: {exp.out / 'results.parquet'}")
     print(f"report:  {exp.out / 'report.html'}")
     return 0
@@ -373,10 +439,13 @@ def _is_table_folder(folder: Path) -> bool:
 
 
 def _cmd_report(args, state) -> int:
+    from simlib.core.ladder import LADDER_FILE
     from simlib.core.results import Results
     from simlib.games.registry import get_game
     from simlib.report import html
 
+    if (Path(args.dir) / LADDER_FILE).is_file():
+        return _ladder_report(Path(args.dir), args)
     if _is_table_folder(Path(args.dir)):
         from simlib.experiment import table_report
 
@@ -407,6 +476,12 @@ def _cmd_report(args, state) -> int:
     )
     path = Path(args.out) if args.out else Path(args.dir) / "report.html"
     shown = {k: v for k, v in meta.items() if k not in ("cells", "out")}
+    ladder_dir = Path(args.dir) / "ladder"
+    lad = None
+    if (ladder_dir / LADDER_FILE).is_file():  # an experiment with a skill ladder
+        from simlib.core.ladder import Ladder
+
+        lad = Ladder.load(ladder_dir)
     html.build_report(
         res.df,
         path,
@@ -416,11 +491,68 @@ def _cmd_report(args, state) -> int:
         sweep_params=numeric_settings,
         outcomes=meta.get("outcomes") or None,
         **_report_options(game, meta.get("settings")),
+        ladder=lad,
     )
     if not meta.get("complete", True):
         print(
             f"note: {args.dir} holds a partial run ({len(res.df):,} of {meta.get('games'):,} games)"
         )
+    print(f"report written to {path}")
+    return 0
+
+
+def parse_budgets(spec: str) -> list[int]:
+    """Parse ``--budgets``: comma-separated integers (``0,4,16,64``)."""
+    items = [v.strip() for v in spec.split(",")]
+    if not any(items):
+        raise SimlibInputError("--budgets: no budgets given; e.g. --budgets 0,4,16,64")
+    out = []
+    for item in items:
+        try:
+            out.append(int(item))
+        except ValueError:
+            raise SimlibInputError(
+                f"--budgets: {item!r} is not an integer; expected comma-separated integers, "
+                "e.g. --budgets 0,4,16,64"
+            ) from None
+    return out
+
+
+def _cmd_ladder(args, state) -> int:
+    from simlib.core.ladder import DEFAULT_BUDGETS, ladder
+
+    budgets = parse_budgets(args.budgets) if args.budgets is not None else DEFAULT_BUDGETS
+    state["out"] = args.out
+    lad = ladder(
+        args.game,
+        presets=args.preset,
+        budgets=budgets,
+        games=args.games,
+        seed=args.seed,
+        settings=_pairs(args.set, "--set"),
+        bots=args.bot,
+        out=args.out,
+        **_run_options(args),
+    )
+    print(lad.to_text())
+    if args.out:
+        print(f"\nladder saved in {args.out} (load with simlib.core.ladder.Ladder.load)")
+    if args.report:
+        from simlib.report.html import build_ladder_report
+
+        path = build_ladder_report(lad, args.report)
+        print(f"report written to {path}")
+    return 0
+
+
+def _ladder_report(folder: Path, args) -> int:
+    from simlib.core.ladder import Ladder
+    from simlib.report.html import build_ladder_report
+
+    path = build_ladder_report(
+        Ladder.load(folder), Path(args.out) if args.out else folder / "report.html",
+        title=args.title,
+    )
     print(f"report written to {path}")
     return 0
 
@@ -516,6 +648,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE.html", help="report file (default DIR/report.html)")
     p.add_argument("--title", help="report title")
     p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser(
+        "ladder", help="skill ladder: scripted bots and the search bot at rising budgets"
+    )
+    p.add_argument("game", help="game name (a game with a 'search' bot)")
+    p.add_argument(
+        "--preset", action="append", help="preset to climb, repeatable (default: the default)"
+    )
+    p.add_argument(
+        "--budgets", metavar="B,B,...", help="search budgets, e.g. 0,4,16,64 (default 0,4,16)"
+    )
+    p.add_argument(
+        "--bot", action="append", help="scripted bot, repeatable (default: every scripted bot)"
+    )
+    p.add_argument(
+        "--set", action="append", metavar="KEY=VALUE", help="setting override, repeatable"
+    )
+    p.add_argument("--games", type=int, required=True, help="games per rung")
+    p.add_argument("--seed", type=int, default=0, help="seed of every rung (default 0)")
+    _add_backend_options(p)
+    p.add_argument("--chunk-size", type=int, help="games per chunk (checkpoint unit)")
+    p.add_argument("--out", help="folder for the resumable ladder (one run folder per rung)")
+    p.add_argument("--report", metavar="FILE.html", help="write the ladder's HTML report")
+    p.set_defaults(func=_cmd_ladder)
     return parser
 
 

@@ -49,6 +49,22 @@ Running the same file again resumes: finished chunks are never recomputed. An ``
 folder holding a different experiment (another game, seed, bots, presets, grid, settings
 or bot parameters) is refused untouched; changing ``games`` extends or truncates each cell.
 
+Skill ladder
+------------
+``ladder = [0, 4, 16]`` (search budgets) or a table::
+
+    [ladder]
+    budgets = [0, 4, 16, 64]        # the search bot's budgets (default 0, 4, 16)
+    games = 400                     # games per rung (default: the experiment's games)
+    presets = ["normal"]            # default: the experiment's presets
+    bots = ["explorer"]             # scripted bots (default: every bot except search)
+
+adds the game's skill ladder (:func:`simlib.ladder`) to the experiment: it plays each
+preset with the experiment's ``seed`` and fixed ``[settings]`` (grid values are not crossed
+with it) in ``out/ladder/`` (resumable, refused when it holds another ladder), and
+``report.html`` gets a "Skill ladder" section. A game without a ``search`` bot, or a budget
+outside its bounds, fails at load time.
+
 Exact tables
 ------------
 A game may offer exact tables computed without playthroughs (``Game.tables()``, listed by
@@ -135,7 +151,7 @@ __all__ = [
     "run_table_experiment",
 ]
 
-TOP_KEYS = (
+TOP_KEYS: tuple[str, ...] = (
     "title",
     "description",
     "game",
@@ -159,6 +175,11 @@ TABLE_CSV = "table.csv"
 REPORT_FILE = "report.html"
 # What must match for a rerun to reuse an out folder (games may change: cells extend).
 IDENTITY_KEYS = ("game", "seed", "presets", "bots", "grid", "settings", "bot_params")
+
+# The skill ladder an experiment may add (``ladder = [0, 4, 16]`` or a [ladder] table).
+TOP_KEYS = (*TOP_KEYS, "ladder")
+LADDER_KEYS = ("budgets", "games", "presets", "bots")
+LADDER_DIR = "ladder"
 
 
 def _report_options(game, values=None):
@@ -198,6 +219,8 @@ class Experiment:
     cells: list[Cell]
     description: str = ""
     chunk_size: int | None = None
+    #: The skill ladder to play beside the cells (``simlib.core.ladder.LadderPlan``).
+    ladder: Any = None
     path: Path | None = None
     source: dict[str, Any] = field(default_factory=dict)
 
@@ -502,9 +525,45 @@ def experiment_from_dict(
         report=report_out,
         cells=cells,
         chunk_size=chunk_size,
+        ladder=_ladder_plan(data, game, presets, settings, seed, games, fail),
         path=Path(path) if path is not None else None,
         source=data,
     )
+
+
+def _ladder_plan(data, game, presets, settings, seed, games, fail):
+    """The experiment's ``ladder`` (a list of budgets or a [ladder] table), resolved, or None.
+
+    The ladder plays each of the experiment's presets (or ``ladder.presets``) with its fixed
+    ``[settings]`` and seed; grid values are not crossed with it.
+    """
+    from simlib.core.ladder import DEFAULT_BUDGETS, resolve_ladder
+
+    if "ladder" not in data:
+        return None
+    spec = data["ladder"]
+    if isinstance(spec, list):
+        spec = {"budgets": spec}
+    if not isinstance(spec, dict):
+        raise fail(
+            "'ladder' must be a list of search budgets (ladder = [0, 4, 16]) or a table "
+            "([ladder] with budgets = [...] and games = N)"
+        )
+    for key in spec:
+        if key not in LADDER_KEYS:
+            raise fail(f"unknown key 'ladder.{key}'; allowed: {', '.join(LADDER_KEYS)}")
+    try:
+        return resolve_ladder(
+            game,
+            presets=spec.get("presets", presets),
+            budgets=spec.get("budgets", DEFAULT_BUDGETS),
+            games=spec.get("games", games),
+            seed=seed,
+            settings=settings,
+            bots=spec.get("bots"),
+        )
+    except SimlibInputError as err:
+        raise fail(f"[ladder] {err}") from None
 
 
 def _table_experiment(data: dict[str, Any], path: str | os.PathLike | None) -> TableExperiment:
@@ -668,6 +727,10 @@ def run_experiment(
     cell_dirs = [exp.out / "cells" / cell.name for cell in exp.cells]
     for cell, folder in zip(exp.cells, cell_dirs, strict=True):
         check_out(folder, cell.plan)
+    if exp.ladder is not None:
+        from simlib.core.ladder import check_ladder_out
+
+        check_ladder_out(exp.ladder, exp.out / LADDER_DIR)
 
     exp.out.mkdir(parents=True, exist_ok=True)
     record = {
@@ -682,6 +745,8 @@ def run_experiment(
     from simlib import __version__
 
     record["simlib_version"] = __version__
+    if exp.ladder is not None:
+        record["ladder"] = {**exp.ladder.identity(), "games": exp.ladder.games}
     atomic_write_json(exp.out / EXPERIMENT_FILE, record)
 
     owned = None
@@ -707,6 +772,7 @@ def run_experiment(
                     desc=desc,
                 )
             )
+        lad = _run_ladder(exp, progress, backend, scheduler, threads)
     finally:
         if owned is not None:
             owned[0].close()
@@ -750,10 +816,28 @@ def run_experiment(
         sweep_params=exp.sweep_params(),
         outcomes=list(game.outcomes),
         **_report_options(game, exp.cells[0].plan.values),
+        ladder=lad,
     )
     record["complete"] = True
     atomic_write_json(exp.out / EXPERIMENT_FILE, record)
     return res
+
+
+def _run_ladder(exp: Experiment, progress, backend, scheduler, threads):
+    """Play the experiment's ladder in ``out/ladder`` (resumable); ``None`` without one."""
+    if exp.ladder is None:
+        return None
+    from simlib.core.ladder import run_ladder
+
+    return run_ladder(
+        exp.ladder,
+        out=exp.out / LADDER_DIR,
+        progress=progress,
+        backend=backend,
+        scheduler=scheduler,
+        threads=threads,
+        chunk_size=exp.chunk_size,
+    )
 
 
 # --- exact tables ---------------------------------------------------------------------------

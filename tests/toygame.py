@@ -10,6 +10,10 @@ sweeps over ``p`` are coupled and a game's win is monotone in ``p``.
 The game also declares one exact table, ``win_chance`` (:func:`win_chance_table`): the
 exact chance of a win (and of a bust) for each ``p`` x ``max_rounds``, for one bot.
 
+The ladder toy (``LadderToyGame``, "toyladder") adds a choice between two actions, a
+``search`` bot whose win chance is known exactly for every budget, and an open reading
+(``majority``, rule TOY-001), for the skill ladder and readings tests.
+
 Importable as ``toygame`` (pytest puts ``tests/`` on ``sys.path``) and usable from the
 command line with ``SIMLIB_EXTRA_GAMES=toygame:GAME`` and ``tests/`` on ``PYTHONPATH``.
 """
@@ -24,7 +28,7 @@ import pandas as pd
 from simlib.core.blocks import run_blocks
 from simlib.core.game import Bot, Game, Setting, TableOption, TableSpec
 from simlib.core.jit import njit
-from simlib.core.rng import seed_state_nb, uniform_nb
+from simlib.core.rng import seed_state_nb, seed_stream_nb, uniform_nb
 from simlib.games.registry import register
 
 OUTCOMES = ("win", "loss")
@@ -130,6 +134,212 @@ WIN_CHANCE = TableSpec(
                     hi=1.0),
     ),
 )
+
+
+# --- a toy game with a search bot, for the skill ladder ------------------------------------
+#
+# Each round the player picks one of two actions and then draws one uniform ``u`` from the
+# game's own stream: "steady" wins the round when ``u < p``, "gamble" when ``u < gamble``.
+# The scripted bots always take one action (``steady``, the default, or ``gambler``). The
+# ``search`` bot runs a flat Monte Carlo search of ``budget`` rollouts per action from its
+# own side stream (stream 1): each rollout of an action is one uniform, a success when it is
+# below that action's chance; it takes the gamble only when the gamble's successes beat the
+# steady action's (ties keep the default action). So at budget 0 it plays exactly like
+# ``steady``, and its chance of taking the gamble is P(Bin(b, gamble) > Bin(b, p)), known
+# exactly (:func:`search_gamble_chance`). The search never moves the game's own stream.
+
+STEADY_ACTION = 0
+GAMBLE_ACTION = 1
+SEARCH = 2
+#: Largest budget of the toy search bot.
+MAX_BUDGET = 64
+
+
+@njit
+def play_ladder_one_nb(p, gamble, max_rounds, need, bot_id, budget, state, side):
+    """Play one game of the ladder toy; return ``(win, rounds, rounds_won, gambles)``.
+
+    ``state`` (the game's stream) and ``side`` (the search bot's stream) advance.
+    """
+    won = 0
+    gambles = 0
+    for r in range(max_rounds):
+        action = STEADY_ACTION if bot_id == STEADY_ACTION else GAMBLE_ACTION
+        if bot_id == SEARCH:
+            hits_steady = 0
+            hits_gamble = 0
+            for _ in range(budget):
+                if uniform_nb(side) < p:
+                    hits_steady += 1
+                if uniform_nb(side) < gamble:
+                    hits_gamble += 1
+            action = GAMBLE_ACTION if hits_gamble > hits_steady else STEADY_ACTION
+        if action == GAMBLE_ACTION:
+            gambles += 1
+        u = uniform_nb(state)
+        if u < (p if action == STEADY_ACTION else gamble):
+            won += 1
+            if won >= need:
+                return True, r + 1, won, gambles
+    return False, max_rounds, won, gambles
+
+
+@njit
+def play_ladder_batch_nb(p, gamble, max_rounds, need, bot_id, params, seed, start, out):
+    """Fill ``out`` (ladder_dt[n], written) with games ``start .. start+n-1`` of run ``seed``."""
+    state = np.empty(4, dtype=np.uint64)
+    side = np.empty(4, dtype=np.uint64)
+    budget = int(params[0]) if bot_id == SEARCH else 0
+    for i in range(out.shape[0]):
+        seed_state_nb(seed, start + i, state)
+        seed_stream_nb(seed, start + i, 1, side)
+        win, rounds, won, gambles = play_ladder_one_nb(
+            p, gamble, max_rounds, need, bot_id, budget, state, side
+        )
+        out[i].game_index = start + i
+        out[i].win = win
+        out[i].outcome = WIN if win else LOSS
+        out[i].rounds = rounds
+        out[i].rounds_won = won
+        out[i].gambles = gambles
+
+
+ladder_dt = np.dtype(
+    [
+        ("game_index", np.int64),
+        ("win", np.bool_),
+        ("outcome", np.int8),
+        ("rounds", np.int16),
+        ("rounds_won", np.int16),
+        ("gambles", np.int16),
+    ],
+    align=True,
+)
+
+
+def need_for(max_rounds: int, majority: bool) -> int:
+    """Round wins a game needs: more than half (``majority``) or half rounded up."""
+    return max_rounds // 2 + 1 if majority else (max_rounds + 1) // 2
+
+
+def search_gamble_chance(p: float, gamble: float, budget: int) -> float:
+    """Exact chance that the search bot takes the gamble: P(Bin(b, gamble) > Bin(b, p))."""
+    from scipy.stats import binom
+
+    if budget == 0:
+        return 0.0
+    k = np.arange(budget + 1)
+    steady = binom.pmf(k, budget, p)
+    gam = binom.pmf(k, budget, gamble)
+    # P(G > S) = sum_j P(G = j) P(S < j)
+    below = np.concatenate([[0.0], np.cumsum(steady)[:-1]])
+    return float(np.sum(gam * below))
+
+
+def ladder_round_chance(p: float, gamble: float, bot: str, budget: int = 0) -> float:
+    """Chance that one round is won by ``bot`` (the search bot at ``budget``)."""
+    if bot == "steady":
+        return p
+    if bot == "gambler":
+        return gamble
+    q = search_gamble_chance(p, gamble, budget)
+    return (1.0 - q) * p + q * gamble
+
+
+def ladder_win_chance(p: float, gamble: float, max_rounds: int, majority: bool, bot: str,
+                      budget: int = 0) -> float:
+    """Exact chance that ``bot`` wins one game of the ladder toy (rounds are independent)."""
+    from scipy.stats import binom
+
+    r = ladder_round_chance(p, gamble, bot, budget)
+    # won within max_rounds rounds <=> at least `need` round wins among max_rounds
+    return float(binom.sf(need_for(max_rounds, majority) - 1, max_rounds, r))
+
+
+class LadderToyGame(Game):
+    """The ladder toy: ``steady`` and ``gambler`` scripted bots and a ``search`` bot."""
+
+    name = "toyladder"
+    title = "Toy ladder game"
+    engine_version = "1"
+    settings = (
+        Setting("p", float, 0.5, "chance the steady action wins a round", lo=0.0, hi=1.0),
+        Setting("gamble", float, 0.6, "chance the gamble wins a round", lo=0.0, hi=1.0),
+        Setting("max_rounds", int, 9, "rounds before the game is lost", lo=1, hi=50),
+        Setting(
+            "majority",
+            bool,
+            True,
+            "a win needs more than half of max_rounds round wins (the literal reading); "
+            "false: half, rounded up",
+            reading="TOY-001",
+        ),
+    )
+    presets = {
+        "normal": {},
+        "hard": {"p": 0.4, "gamble": 0.45},
+        "trap": {"p": 0.5, "gamble": 0.4},
+    }
+    default_preset = "normal"
+    bots = (
+        Bot("steady", STEADY_ACTION, "always the steady action"),
+        Bot("gambler", GAMBLE_ACTION, "always the gamble"),
+        Bot(
+            "search",
+            SEARCH,
+            "flat Monte Carlo: budget rollouts per action, the gamble when it scores more",
+            {"budget": 0.0},
+            {"budget": "rollouts per action and round"},
+            {"budget": (0.0, float(MAX_BUDGET))},
+        ),
+    )
+    default_bot = "steady"
+    outcomes = OUTCOMES
+    measure_columns = ("rounds_won", "gambles")
+
+    def compile(self, values: dict[str, Any]) -> tuple:
+        return (
+            np.float64(values["p"]),
+            np.float64(values["gamble"]),
+            np.int64(values["max_rounds"]),
+            np.int64(need_for(values["max_rounds"], values["majority"])),
+        )
+
+    def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
+        out = np.zeros(count, dtype=ladder_dt)
+        bp = np.asarray(bot_params, np.float64)
+        if bp.size == 0:
+            bp = np.zeros(1)
+
+        def play(lo: int, hi: int) -> None:
+            play_ladder_batch_nb(*compiled, np.int64(bot_id), bp, np.uint64(seed),
+                                 np.int64(start + lo), out[lo:hi])
+
+        run_blocks(play, count, 500)
+        return out
+
+    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
+        return pd.DataFrame(
+            {
+                "game_index": records["game_index"].astype(np.int64),
+                "win": records["win"].astype(bool),
+                "outcome": pd.Categorical.from_codes(
+                    records["outcome"].astype(np.int8), categories=list(OUTCOMES)
+                ),
+                "rounds": records["rounds"].astype(np.int16),
+                "rounds_won": records["rounds_won"].astype(np.int16),
+                "gambles": records["gambles"].astype(np.int16),
+            }
+        )
+
+
+LADDER_GAME = LadderToyGame()
+
+
+def register_ladder_toy() -> LadderToyGame:
+    """Register the ladder toy under "toyladder" and return it."""
+    register(LADDER_GAME)
+    return LADDER_GAME
 
 
 class ToyGame(Game):

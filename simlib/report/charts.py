@@ -24,6 +24,7 @@ __all__ = [
     "end_time_bars",
     "remaining_by_round",
     "remaining_by_round_table",
+    "ladder_chart",
     "heatmap",
     "matchup_heatmap",
     "card_win_rate_chart",
@@ -581,6 +582,70 @@ def card_win_rate_chart(table, ax=None, top=None):
     ax.set_title("win rate by card: played against not played, largest gap first")
     ax.legend(fontsize="small", loc="lower right")
     ax.grid(True, axis="x", alpha=0.3)
+    return ax
+
+
+_SCRIPTED_MARKERS = ("s", "^", "D", "v", "P", "X", "<", ">")
+
+
+def ladder_chart(table, ax=None):
+    """Plot win rate against search budget, one line per preset, with interval error bars.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :meth:`simlib.core.ladder.Ladder.table`: ``preset, rung, bot, budget`` (``<NA>``
+        for a scripted bot), ``win_rate, win_lo, win_hi``.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Budgets sit at evenly spaced positions (labelled with their values); the scripted
+        bots are labelled points in a "scripted" column left of them, in their preset's
+        colour.
+
+    """
+    ax = _new_ax(ax)
+    search = table[table["budget"].notna()]
+    scripted = table[table["budget"].isna()]
+    budgets = sorted({int(b) for b in search["budget"]})
+    pos = {b: i for i, b in enumerate(budgets)}
+    bots = list(dict.fromkeys(scripted["bot"].astype(str)))
+    presets = list(dict.fromkeys(table["preset"].astype(str)))
+    width = 0.5 / max(1, len(presets))
+    for k, preset in enumerate(presets):
+        rows = search[search["preset"].astype(str) == preset].sort_values("budget")
+        x = np.array([pos[int(b)] for b in rows["budget"]], dtype=float)
+        rate = rows["win_rate"].to_numpy(dtype=float)
+        err = np.vstack([rate - rows["win_lo"].to_numpy(dtype=float),
+                         rows["win_hi"].to_numpy(dtype=float) - rate])
+        line = ax.errorbar(x, rate, yerr=err, marker="o", markersize=4, capsize=3,
+                           label=f"{preset}: search")
+        color = line[0].get_color()
+        mine = scripted[scripted["preset"].astype(str) == preset]
+        for j, bot in enumerate(bots):
+            r = mine[mine["bot"].astype(str) == bot]
+            if not len(r):
+                continue
+            xs = -1.0 + (k - (len(presets) - 1) / 2) * width
+            y = float(r["win_rate"].iloc[0])
+            e = [[y - float(r["win_lo"].iloc[0])], [float(r["win_hi"].iloc[0]) - y]]
+            ax.errorbar([xs], [y], yerr=e, marker=_SCRIPTED_MARKERS[j % len(_SCRIPTED_MARKERS)],
+                        color=color, markersize=5, capsize=2, linestyle="none",
+                        markerfacecolor="white")
+            ax.annotate(bot, (xs, y), xytext=(4, 2), textcoords="offset points", fontsize=7,
+                        color=color)
+    ticks = ([-1] if len(scripted) else []) + list(range(len(budgets)))
+    ax.set_xticks(ticks)
+    ax.set_xticklabels((["scripted"] if len(scripted) else []) + [str(b) for b in budgets])
+    _percent_y(ax)
+    ax.set_xlabel("search budget (scripted bots at the left, hollow markers)")
+    ax.set_ylabel(f"win rate ({_conf_label(table)})")
+    ax.set_title(f"Skill ladder: win rate by search budget (bars: {_conf_label(table)})")
+    ax.legend(title="preset", fontsize="small")
+    ax.grid(True, alpha=0.3)
     return ax
 
 

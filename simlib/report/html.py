@@ -23,7 +23,15 @@ from matplotlib.figure import Figure
 
 from simlib.report import charts, tables
 
-__all__ = ["build_report", "build_table_report", "SECTIONS", "TWO_SEAT_SECTIONS", "TABLE_SECTIONS"]
+__all__ = [
+    "build_report",
+    "build_table_report",
+    "build_ladder_report",
+    "SECTIONS",
+    "TWO_SEAT_SECTIONS",
+    "TABLE_SECTIONS",
+    "LADDER_SECTION",
+]
 
 #: Section headings, in the order they appear (optional ones only when their data is given).
 SECTIONS = (
@@ -43,6 +51,11 @@ TWO_SEAT_SECTIONS = (
     "First-player advantage",
     "Win rate by card",
 )
+
+#: Heading of the skill ladder section (``build_report(ladder=...)``, ``build_ladder_report``).
+LADDER_SECTION = "Skill ladder"
+#: Heading under "How to reproduce" listing the open readings a run used.
+READINGS_HEADING = "Readings"
 
 #: Section headings of an exact table's report, in order.
 TABLE_SECTIONS = ("How to reproduce", "Table")
@@ -127,6 +140,8 @@ def _render(
     measure_columns: list,
     outcome_colors,
     remaining_label: str,
+    readings: Sequence[Mapping[str, Any]] = (),
+    ladder: Any = None,
     time_column: Hashable | None = None,
     causes: Sequence[tuple[str, Hashable | None, Sequence[Hashable]]] = (),
     matchup: Sequence[Hashable] | None = None,
@@ -145,6 +160,7 @@ def _render(
         "intervals on the win rate.</p>",
         f"<h2>{_e(SECTIONS[0])}</h2>",
         _meta_html(meta),
+        *_readings_html(readings, df),
     ]
 
     summ = tables.summary(df, by=by, outcomes=outcomes)
@@ -236,6 +252,8 @@ def _render(
             _table_html(tables.format_table(avg), group_by),
         ]
 
+    if ladder is not None:
+        out += _ladder_html(ladder)
     out.append("</body></html>")
     return "\n".join(out)
 
@@ -312,6 +330,8 @@ def build_report(
     measure_columns: Sequence[Hashable] = (),
     outcome_colors: Mapping[Hashable, Any] | Sequence[Any] | None = None,
     remaining_label: str = "units still in play",
+    readings: Sequence[Mapping[str, Any]] = (),
+    ladder: Any = None,
     time_column: Hashable | None = None,
     causes: Sequence[tuple[str, Hashable | None, Sequence[Hashable]]] = (),
     matchup: Sequence[Hashable] | None = None,
@@ -349,6 +369,12 @@ def build_report(
         Colours of the outcome bars.
     remaining_label : str, default "units still in play"
         What a unit is, in the game's words, for the survival chart.
+    readings : sequence of mapping, default ()
+        The open readings the run used (``name, rule, value``; see
+        :func:`simlib.report.options.readings_used`), listed under "How to reproduce". A
+        reading that is a column of ``df`` (varied across cells) shows the values there.
+    ladder : simlib.core.ladder.Ladder, optional
+        Adds the "Skill ladder" section (chart and tables) at the end.
     time_column : str, optional
         The game's time measure (``rounds``, a day track); adds "When games end": the share
         of games ending at each value by outcome, and per group the games ending each way
@@ -409,6 +435,8 @@ def build_report(
         measure_columns=list(measure_columns),
         outcome_colors=outcome_colors,
         remaining_label=remaining_label,
+        readings=list(readings),
+        ladder=ladder,
         time_column=time_column,
         causes=causes,
         matchup=matchup,
@@ -504,6 +532,100 @@ def build_table_report(
         _meta_html(meta),
         f"<h2>{_e(TABLE_SECTIONS[1])}</h2>",
         _table_html(tables.format_values(shown), labels),
+        "</body></html>",
+    ]
+    _write_atomic(path, "\n".join(out))
+    return path
+
+
+# --- readings and the skill ladder ----------------------------------------------------------
+def _reading_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _readings_html(
+    readings: Sequence[Mapping[str, Any]], df: pd.DataFrame | None = None
+) -> list[str]:
+    """The "Readings" list: each open reading's setting, rule id and the value used."""
+    if not readings:
+        return []
+    rows = []
+    for r in readings:
+        name = str(r["name"])
+        value = _reading_value(r["value"])
+        if df is not None and name in df.columns:
+            seen = list(dict.fromkeys(df[name].astype(object)))
+            value = ", ".join(_reading_value(v) for v in seen)
+            if len(seen) > 1:
+                value = f"varies: {value} (column {name})"
+        rows.append({"setting": name, "rule": str(r["rule"]), "value": value,
+                     "alternative": str(r.get("help", ""))})
+    return [
+        f"<h3>{_e(READINGS_HEADING)}</h3>",
+        '<p class="note">Settings that settle an open rule of the rulebook, and the value '
+        "these games were played with (the default is the most literal reading).</p>",
+        _table_html(pd.DataFrame(rows, dtype=object), ["setting", "rule", "value", "alternative"]),
+    ]
+
+
+def _ladder_html(ladder: Any) -> list[str]:
+    """The "Skill ladder" section: chart, rung table, steps and headroom."""
+    table = ladder.table()
+    n = max(1, len(ladder.presets))
+    return [
+        f"<h2>{_e(LADDER_SECTION)}</h2>",
+        f'<p class="note">The same {ladder.games:,} games (seed {ladder.seed}) per rung: the '
+        f"scripted bots, and the search bot at budgets {_e(', '.join(map(str, ladder.budgets)))}"
+        f". Differences are paired (same game indices): Newcombe's 95% interval and the exact "
+        "McNemar p-value. Time per game is measured after a warm-up, so compiling is "
+        "excluded.</p>",
+        _chart_html(lambda ax: charts.ladder_chart(table, ax=ax), alt="skill ladder",
+                    figsize=(7.5, 4.0 + 0.2 * n)),
+        "<h3>Rungs</h3>",
+        _table_html(tables.format_ladder_table(table), ["preset", "rung", "budget"]),
+        "<h3>Headroom</h3>",
+        '<p class="note">How much of each figure is the bot: the default bot against the best '
+        "search rung. The best rung is picked on the same games, so its difference leans high "
+        "when rungs are close; the largest budget is not picked.</p>",
+        _table_html(tables.format_headroom(ladder.headroom()), ["preset"]),
+        "<h3>Steps</h3>",
+        _table_html(tables.format_ladder_steps(ladder.steps()), ["preset", "rung", "against",
+                                                                 "kind"]),
+    ]
+
+
+def build_ladder_report(ladder: Any, path: str | os.PathLike, *, title: str | None = None) -> Path:
+    """Write a self-contained HTML page of one skill ladder (:func:`simlib.ladder`).
+
+    Parameters
+    ----------
+    ladder : simlib.core.ladder.Ladder
+        The played ladder.
+    path : str or path-like
+        Target file; its folder is created if needed. Written atomically.
+    title : str, optional
+        Page title (default ``"<game title>: skill ladder"``).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    """
+    path = Path(path)
+    title = title or f"{ladder.title}: skill ladder"
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{_e(title)}</h1>",
+        f"<h2>{_e(SECTIONS[0])}</h2>",
+        _meta_html(ladder.meta()),
+        *_readings_html(ladder.readings),
+        *_ladder_html(ladder),
         "</body></html>",
     ]
     _write_atomic(path, "\n".join(out))

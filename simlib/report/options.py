@@ -8,6 +8,7 @@ for the "What causes it" section); a two-seat game ``matchup_columns`` (seat 0's
 seat 1's entity columns and the winner column), ``first_column`` (the seat that went
 first), ``card_mask_columns`` (per seat, the bitmask columns of the items it used) and a
 ``card_names()`` method (item names by id). Games without them get the plain report.
+:func:`readings_used` lists the open readings a run used (``Game.readings()``).
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ def report_options(game: Any, values: dict[str, Any] | None = None) -> dict[str,
     if label:
         out["remaining_label"] = label
     out.update(two_seat_report_options(game, values))
+    readings = readings_used(game, values)
+    if readings:
+        out["readings"] = readings
     return out
 
 
@@ -58,3 +62,24 @@ def two_seat_report_options(game: Any, values: dict[str, Any] | None = None) -> 
         if callable(names):
             out["card_labels"] = list(names(values) if values is not None else names())
     return out
+
+
+def readings_used(game: Any, values: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """The open readings (``Game.readings()``) a run used: ``name, rule, value, help``.
+
+    ``value`` is the run's resolved value when ``values`` holds it, else the setting's
+    default (the rulebook's most literal reading). A reading that varies across the cells
+    of combined results is a column of their DataFrame: the report shows its values there.
+    """
+    if game is None or not hasattr(game, "readings"):
+        return []
+    values = values or {}
+    return [
+        {
+            "name": s.name,
+            "rule": s.reading,
+            "value": values.get(s.name, s.default),
+            "help": s.help,
+        }
+        for s in game.readings()
+    ]

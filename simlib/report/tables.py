@@ -34,6 +34,9 @@ __all__ = [
     "group_labels",
     "flat_table",
     "format_values",
+    "format_ladder_table",
+    "format_ladder_steps",
+    "format_headroom",
 ]
 
 #: Columns :func:`summary` produces that are not group columns (``share_*`` aside).
@@ -817,4 +820,106 @@ def format_values(df: pd.DataFrame) -> pd.DataFrame:
     """
     return pd.DataFrame(
         {c: [_value_cell(v) for v in df[c].tolist()] for c in df.columns}, columns=df.columns
+    )
+
+
+# --- skill ladder -----------------------------------------------------------------------------
+def _pp(x: float) -> str:
+    return "n/a" if pd.isna(x) else f"{100.0 * x:+.1f}"
+
+
+def _p_value(p: float) -> str:
+    if pd.isna(p):
+        return "n/a"
+    if p == 0.0:
+        return "< 1e-300"
+    return f"{p:.1e}" if p < 1e-3 else f"{p:.3g}"
+
+
+def _seconds(s: float) -> str:
+    if pd.isna(s):
+        return "n/a"
+    if s >= 1.0:
+        return f"{s:.2f} s"
+    if s >= 1e-3:
+        return f"{1e3 * s:.2f} ms"
+    return f"{1e6 * s:.1f} us"
+
+
+def format_ladder_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Format :meth:`simlib.core.ladder.Ladder.table` as strings for display."""
+    return pd.DataFrame(
+        {
+            "preset": table["preset"].astype(str),
+            "rung": table["rung"].astype(str),
+            "budget": ["scripted" if pd.isna(b) else str(int(b)) for b in table["budget"]],
+            "games": [_count(v) for v in table["games"]],
+            "wins": [_count(v) for v in table["wins"]],
+            "win rate": [_pct(v) for v in table["win_rate"]],
+            "95% Wilson CI": [
+                f"[{_pct(lo)}, {_pct(hi)}]"
+                for lo, hi in zip(table["win_lo"], table["win_hi"], strict=True)
+            ],
+            "time per game": [_seconds(v) for v in table["sec_per_game"]],
+        },
+        dtype=object,
+    )
+
+
+def format_ladder_steps(steps: pd.DataFrame) -> pd.DataFrame:
+    """Format :meth:`simlib.core.ladder.Ladder.steps` as strings (differences in points)."""
+    return pd.DataFrame(
+        {
+            "preset": steps["preset"].astype(str),
+            "rung": steps["rung"].astype(str),
+            "against": steps["against"].astype(str),
+            "kind": steps["kind"].astype(str),
+            "rates": [
+                f"{_pct(a)} vs {_pct(b)}"
+                for a, b in zip(steps["rate"], steps["against_rate"], strict=True)
+            ],
+            "difference (pp)": [_pp(v) for v in steps["diff"]],
+            "95% CI (pp)": [
+                f"[{_pp(lo)}, {_pp(hi)}]"
+                for lo, hi in zip(steps["diff_lo"], steps["diff_hi"], strict=True)
+            ],
+            "p": [_p_value(v) for v in steps["p_value"]],
+            "discordant": [
+                f"{_count(a)} / {_count(b)}"
+                for a, b in zip(steps["discordant"], steps["discordant_against"], strict=True)
+            ],
+        },
+        dtype=object,
+    )
+
+
+def format_headroom(headroom: pd.DataFrame) -> pd.DataFrame:
+    """Format :meth:`simlib.core.ladder.Ladder.headroom` as strings for display."""
+    return pd.DataFrame(
+        {
+            "preset": headroom["preset"].astype(str),
+            "default bot": [
+                f"{b} {_pct(r)} [{_pct(lo)}, {_pct(hi)}]"
+                for b, r, lo, hi in zip(headroom["default_bot"], headroom["default_rate"],
+                                        headroom["default_lo"], headroom["default_hi"],
+                                        strict=True)
+            ],
+            "best search": [
+                f"@{int(b)} {_pct(r)} [{_pct(lo)}, {_pct(hi)}]"
+                for b, r, lo, hi in zip(headroom["best_budget"], headroom["best_rate"],
+                                        headroom["best_lo"], headroom["best_hi"], strict=True)
+            ],
+            "headroom (pp)": [_pp(v) for v in headroom["diff"]],
+            "95% CI (pp)": [
+                f"[{_pp(lo)}, {_pp(hi)}]"
+                for lo, hi in zip(headroom["diff_lo"], headroom["diff_hi"], strict=True)
+            ],
+            "p": [_p_value(v) for v in headroom["p_value"]],
+            "largest budget": [
+                f"@{int(b)} {_pct(r)} ({_pp(d)} pp)"
+                for b, r, d in zip(headroom["top_budget"], headroom["top_rate"],
+                                   headroom["top_diff"], strict=True)
+            ],
+        },
+        dtype=object,
     )
