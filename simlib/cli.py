@@ -177,6 +177,35 @@ def _describe_run(res) -> str:
     )
 
 
+def _describe_stop(rule: dict) -> str:
+    """One line: where a run to a precision stopped, and why."""
+    why = (
+        f"its anytime interval reached ±{100 * rule['precision']:g} points"
+        if rule["stopped"] == "precision"
+        else f"it reached the cap of {rule['cap']:,} games before ±{100 * rule['precision']:g} "
+        "points"
+    )
+    return (
+        f"stopped after {rule['games']:,} games: {why} (looked every {rule['look']:,} games; "
+        f"{100 * rule['confidence']:g}% anytime CI [{100 * rule['win_lo']:.1f}%, "
+        f"{100 * rule['win_hi']:.1f}%])"
+    )
+
+
+def _precision(text: str) -> float:
+    """``--precision``: a half-width in (0, 0.5)."""
+    from simlib.core.stats import _check_precision
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise SimlibInputError(
+            f"--precision: '{text}' is not a number; expected a half-width in (0, 0.5), "
+            "e.g. 0.01 for ±1 point"
+        ) from None
+    return _check_precision(value, "--precision")
+
+
 def _backend(args) -> str:
     if args.backend is None:
         return "dask" if args.scheduler else "local"
@@ -253,6 +282,8 @@ def _cmd_run(args, state) -> int:
     from simlib.core.runner import run
 
     state["out"] = args.out
+    if args.precision is not None:
+        args.precision = _precision(args.precision)
     res = run(
         args.game,
         preset=args.preset,
@@ -262,9 +293,12 @@ def _cmd_run(args, state) -> int:
         games=args.games,
         seed=args.seed,
         out=args.out,
+        precision=args.precision,
         **_run_options(args),
     )
     print(_describe_run(res))
+    if "stopping" in res.meta:
+        print(_describe_stop(res.meta["stopping"]))
     print(_table(res))
     if args.out:
         print(f"\nresults saved in {args.out} (load with simlib.Results.load({str(args.out)!r}))")
@@ -318,7 +352,14 @@ def _cmd_experiment(args, state) -> int:
         scheduler=args.scheduler,
         threads=args.threads,
     )
-    print(f"{exp.title}: {len(exp.cells)} cells x {exp.games:,} games, seed {exp.seed}")
+    if exp.precision is None:
+        print(f"{exp.title}: {len(exp.cells)} cells x {exp.games:,} games, seed {exp.seed}")
+    else:
+        print(
+            f"{exp.title}: {len(exp.cells)} cells, each to ±{100 * exp.precision:g} points "
+            f"(anytime 95% interval, at most {exp.games:,} games), seed {exp.seed}; "
+            f"{len(res.df):,} games in all"
+        )
     print(_table(res, by=exp.group_by()))
     print(f"\nresults: {exp.out / 'results.parquet'}")
     print(f"report:  {exp.out / 'report.html'}")
@@ -415,6 +456,7 @@ def _cmd_report(args, state) -> int:
         group_by=varying,
         sweep_params=numeric_settings,
         outcomes=meta.get("outcomes") or None,
+        anytime_prior=res.anytime_prior(varying or None),
         **_report_options(game, meta.get("settings")),
     )
     if not meta.get("complete", True):
@@ -481,6 +523,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="run playthroughs and print the summary")
     _add_run_options(p)
+    p.add_argument(
+        "--precision",
+        type=str,
+        help="play until the anytime 95%% interval is at most +-this (e.g. 0.01); "
+        "--games is then the cap",
+    )
     p.set_defaults(func=_cmd_run)
 
     p = sub.add_parser("sweep", help="run each value of one setting with the same seed")

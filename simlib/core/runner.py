@@ -60,7 +60,15 @@ from simlib.core.results import (
 from simlib.errors import SimlibInputError
 from simlib.games.registry import get_game
 
-__all__ = ["run", "sweep", "compare", "DEFAULT_CHUNK_SIZE", "play_chunk"]
+__all__ = [
+    "run",
+    "sweep",
+    "compare",
+    "compare_to_precision",
+    "DEFAULT_CHUNK_SIZE",
+    "PRECISION_LOOK",
+    "play_chunk",
+]
 
 #: Games per chunk when ``chunk_size`` is not given (local backend). A chunk is the unit of
 #: progress updates and checkpoints: large enough that per-chunk overhead (a kernel launch,
@@ -77,6 +85,10 @@ PROGRESS_DELAY = 2.0
 MAX_GAMES = 10**12 - 1
 
 BACKENDS = ("local", "dask")
+#: Games between two looks of a run to a precision: the stopping rule checks its interval
+#: after games 1000, 2000, ... (and at the cap), whatever the chunk size or backend, so
+#: the game count it stops at is a function of the seed alone.
+PRECISION_LOOK = 1000
 
 
 # --- resolving a run ------------------------------------------------------------------------
@@ -365,6 +377,7 @@ def run(
     out: str | os.PathLike | None = None,
     progress: bool | None = None,
     threads: int | None = None,
+    precision: float | None = None,
 ) -> Results:
     """Play ``games`` playthroughs of ``game`` and return their :class:`Results`.
 
@@ -402,6 +415,14 @@ def run(
     threads : int, optional
         Numba threads for this run (``1 .. NUMBA_NUM_THREADS``); restored afterwards. On
         dask: threads per task on the workers (default 1 on the automatic LocalCluster).
+    precision : float, optional
+        Play until the win rate's anytime-valid 95% interval
+        (:func:`simlib.core.stats.confidence_sequence`, prior tuned for this precision) has
+        a half-width of at most ``precision`` (0.01 = ±1 point), with ``games`` as the cap.
+        The interval is looked at every :data:`PRECISION_LOOK` games, so the games played
+        are always the prefix ``0 .. n-1`` and ``n`` depends only on the configuration and
+        the seed (not on chunking, backend or a resume). ``meta["stopping"]`` records the
+        precision, the prior, the cap, the ``n`` it stopped at and why, and the interval.
 
     Returns
     -------
@@ -424,8 +445,9 @@ def run(
         games=games,
         seed=seed,
     )
-    return execute(
+    return execute_plan(
         plan,
+        precision=precision,
         backend=backend,
         scheduler=scheduler,
         chunk_size=chunk_size,
@@ -433,6 +455,363 @@ def run(
         progress=progress,
         threads=threads,
     )
+
+
+def execute_plan(plan: RunPlan, *, precision: float | None = None, **options: Any) -> Results:
+    """Run ``plan`` for its ``games`` (:func:`execute`), or to ``precision`` with them as cap."""
+    if precision is None:
+        return execute(plan, **options)
+    return execute_to_precision(plan, precision, **options)
+
+
+def stopping_rule(precision: float, confidence: float = 0.95) -> dict[str, Any]:
+    """The parameters of a run to ``precision`` (validated), as ``meta["stopping"]`` holds."""
+    from simlib.core import stats
+
+    precision = stats._check_precision(precision)
+    return {
+        "precision": precision,
+        "confidence": confidence,
+        "look": PRECISION_LOOK,
+        "prior_games": stats.cs_prior_games(precision, confidence),
+        "interval": "anytime-valid confidence sequence (Robbins' beta-binomial mixture)",
+    }
+
+
+def find_stop(
+    wins: np.ndarray, rule: dict[str, Any], cap: int, first: int = 0
+) -> tuple[int | None, tuple[float, float]]:
+    """First look ``n`` (a multiple of the look, or ``cap``) after ``first`` that stops.
+
+    ``wins`` holds the outcomes of games ``0 .. len(wins)-1``. Returns ``(n, (lo, hi))``
+    for the first look ``n <= len(wins)`` whose confidence sequence has a half-width of at
+    most the precision (``cap`` always stops), or ``(None, last interval)``.
+    """
+    from simlib.core import stats
+
+    cum = np.cumsum(wins, dtype=np.int64)
+    look = int(rule["look"])
+    looks = list(range(look, min(cap, len(wins)) + 1, look))
+    if len(wins) >= cap and (not looks or looks[-1] != cap):
+        looks.append(cap)
+    interval = (0.0, 1.0)
+    for n in looks:
+        if n <= first:
+            continue
+        interval = stats.confidence_sequence(
+            int(cum[n - 1]), n, rule["confidence"], prior_games=rule["prior_games"]
+        )
+        if (interval[1] - interval[0]) / 2.0 <= rule["precision"] or n >= cap:
+            return n, interval
+    return None, interval
+
+
+def _next_stage(done: int, wins: np.ndarray, rule: dict[str, Any], cap: int) -> int:
+    """Games to have played after the next stage: a guess at the stopping n, on looks."""
+    from simlib.core import stats
+
+    look = int(rule["look"])
+    h = rule["precision"]
+    # Where the sequence reaches h at rate p: the tuning formula of cs_prior_games scaled
+    # by p (1 - p) / (1/4), and 10% more. Only a schedule: the stop is decided per look.
+    n_worst = stats._cs_tuning(h, rule["confidence"])[1]
+    p = float(np.mean(wins)) if len(wins) else 0.5
+    guess = 1.1 * n_worst * max(4.0 * p * (1.0 - p), 0.02) if len(wins) else n_worst / 4.0
+    target = max(done + look, math.ceil(guess / look) * look)
+    return min(cap, target)
+
+
+def execute_to_precision(plan: RunPlan, precision: float, **options: Any) -> Results:
+    """Run ``plan`` until the anytime interval reaches ``precision`` (cap ``plan.games``).
+
+    Plays in stages (a guess at the stopping game count each time); every stage only plays
+    the games not yet played (into ``out``, or a temporary folder when ``out`` is None),
+    and every look up to the stage's end is checked in order, so the stage sizes never
+    change where the run stops.
+    """
+    import shutil
+    import tempfile
+
+    rule = stopping_rule(precision)
+    out = options.pop("out", None)
+    tmp = Path(tempfile.mkdtemp(prefix="simlib-precision-")) if out is None else None
+    folder = Path(out) if out is not None else tmp / "run"  # type: ignore[operator]
+    try:
+        res, stopping = _stages(plan, rule, folder, options)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    meta = dict(res.meta)
+    meta.update(
+        {
+            "games": stopping["games"],
+            "games_present": len(res.df),
+            "complete": True,
+            "stopping": stopping,
+            "out": str(out) if out is not None else None,
+        }
+    )
+    if out is not None:
+        stored = read_run_config(folder)
+        stored.update({"games": stopping["games"], "complete": True, "stopping": stopping})
+        atomic_write_json(folder / RUN_FILE, stored)
+    return Results(res.df, meta)
+
+
+def _stages(
+    plan: RunPlan, rule: dict[str, Any], folder: Path, options: dict[str, Any]
+) -> tuple[Results, dict[str, Any]]:
+    from dataclasses import replace
+
+    cap = plan.games
+    stop: int | None = None
+    checked = 0
+    wins = np.zeros(0, dtype=bool)
+    interval = (0.0, 1.0)
+    res = None
+    while stop is None:
+        stage = _next_stage(checked, wins, rule, cap)
+        res = execute(replace(plan, games=stage), out=folder, **options)
+        wins = res.df["win"].to_numpy(dtype=bool)
+        stop, interval = find_stop(wins, rule, cap, checked)
+        checked = stage
+    assert res is not None
+    df = res.df.iloc[:stop].reset_index(drop=True) if stop < len(res.df) else res.df
+    half = (interval[1] - interval[0]) / 2.0
+    stopping = {
+        **rule,
+        "cap": cap,
+        "games": stop,
+        "stopped": "precision" if half <= rule["precision"] else "cap",
+        "win_lo": interval[0],
+        "win_hi": interval[1],
+    }
+    return Results(df, res.meta), stopping
+
+
+@dataclass
+class PrecisionComparison:
+    """Two settings played on the same seeds until their difference was known to a precision.
+
+    Attributes
+    ----------
+    a, b : Results
+        The two arms, games ``0 .. n-1`` each (game ``i`` on the same random stream).
+    sequence : simlib.core.stats.PairedSequence
+        The anytime-valid interval on ``rate_a - rate_b`` where the run stopped.
+    comparison : simlib.core.stats.Comparison
+        The fixed-n paired comparison of the same games (Newcombe interval, McNemar p);
+        its interval is only valid for a fixed game count, shown for reference.
+    precision : float
+        Target half-width of the difference.
+    stopped : str
+        ``"precision"`` or ``"cap"``.
+    unpaired_games : int or None
+        Games per arm the same anytime interval would need on independent arms (different
+        seeds) to reach the precision at the observed rates
+        (:func:`unpaired_games_needed`): an estimate from the rates, not a run; None if
+        beyond ``10**9``.
+
+    """
+
+    a: Results
+    b: Results
+    sequence: Any
+    comparison: Any
+    precision: float
+    stopped: str
+    unpaired_games: int | None
+
+    @property
+    def games(self) -> int:
+        """Games played per arm."""
+        return int(self.sequence.n)
+
+    def __str__(self) -> str:
+        """A short paragraph: the difference, its anytime interval, the games it took."""
+        s = self.sequence
+        saving = (
+            f"; an unpaired comparison would need about {self.unpaired_games:,} games per arm"
+            if self.unpaired_games
+            else ""
+        )
+        return (
+            f"A {self.comparison.rate_a:.1%} vs B {self.comparison.rate_b:.1%}: difference "
+            f"{100 * s.diff:+.2f} pp, {100 * s.confidence:g}% anytime CI "
+            f"[{100 * s.diff_lo:+.2f}, {100 * s.diff_hi:+.2f}] pp after {s.n:,} paired games "
+            f"per arm (stopped: {self.stopped}, target ±{100 * self.precision:g} pp){saving}"
+        )
+
+
+def unpaired_games_needed(
+    rate_a: float, rate_b: float, precision: float, confidence: float = 0.95
+) -> int | None:
+    """Games per arm the same anytime interval needs when the arms are independent.
+
+    :func:`~simlib.core.stats.paired_confidence_sequence` is valid for any pairing of two
+    streams, including two runs on different seeds; there a game pair is discordant with
+    chance ``p_a (1 - p_b) + p_b (1 - p_a)``, far more often than under common random
+    numbers. This returns the first look (multiple of :data:`PRECISION_LOOK`) at which the
+    interval reaches ``precision`` with the discordant counts expected at the given rates
+    under independence, or None beyond ``10**9`` games: the like-for-like unpaired cost.
+    """
+    from simlib.core import stats
+
+    def width(m: int) -> float:
+        only_a = round(rate_a * (1.0 - rate_b) * m)
+        only_b = round(rate_b * (1.0 - rate_a) * m)
+        seq = stats.paired_confidence_sequence(
+            m, only_a, only_b, confidence, precision=precision
+        )
+        return seq.half_width
+
+    lo, hi = 1, 10**9 // PRECISION_LOOK
+    if width(hi * PRECISION_LOOK) > precision:
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if width(mid * PRECISION_LOOK) <= precision:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo * PRECISION_LOOK
+
+
+_ARM_KEYS = ("preset", "settings", "bot", "bot_params")
+
+
+def compare_to_precision(
+    game: str | Game,
+    a: dict[str, Any],
+    b: dict[str, Any],
+    precision: float,
+    *,
+    games: int = 1_000_000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    **run_kwargs: Any,
+) -> PrecisionComparison:
+    """Play two configurations on the same seeds until their win-rate difference is known.
+
+    Both arms play games ``0, 1, 2, ...`` of ``seed`` (common random numbers) and the
+    anytime-valid interval on the paired difference
+    (:func:`simlib.core.stats.paired_confidence_sequence`) is looked at every
+    :data:`PRECISION_LOOK` games; play stops at the first look where its half-width is at
+    most ``precision``, or at ``games`` per arm. Only the discordant games (one arm won,
+    the other lost) carry the difference, so when the outcomes are correlated this stops
+    far sooner than an unpaired comparison would; ``unpaired_games`` says how much sooner.
+
+    Parameters
+    ----------
+    game : str or Game
+        The game.
+    a, b : dict
+        Each arm's configuration: any of ``preset``, ``settings``, ``bot``, ``bot_params``
+        (as in :func:`run`).
+    precision : float
+        Target half-width of the difference, in (0, 0.5).
+    games : int, default 1,000,000
+        Cap on games per arm.
+    seed : int, default 0
+        The seed both arms share.
+    confidence : float, default 0.95
+        Level of the anytime interval.
+    **run_kwargs
+        ``backend``, ``scheduler``, ``chunk_size``, ``progress``, ``threads``.
+
+    Returns
+    -------
+    PrecisionComparison
+
+    """
+    from dataclasses import replace
+
+    from simlib.core import stats
+
+    precision = stats._check_precision(precision)
+    confidence = stats._check_level(confidence, "confidence")
+    unknown = set(run_kwargs) - {"backend", "scheduler", "chunk_size", "progress", "threads"}
+    if unknown:
+        raise SimlibInputError(
+            f"compare_to_precision: unexpected argument '{sorted(unknown)[0]}'; allowed extra "
+            "arguments: backend, scheduler, chunk_size, progress, threads"
+        )
+    plans = []
+    for name, arm in (("a", a), ("b", b)):
+        if not isinstance(arm, dict):
+            raise SimlibInputError(
+                f"{name}: expected a dict with any of {', '.join(_ARM_KEYS)}, not "
+                f"{type(arm).__name__}"
+            )
+        extra = [k for k in arm if k not in _ARM_KEYS]
+        if extra:
+            raise SimlibInputError(
+                f"{name}: unknown key '{extra[0]}'; allowed: {', '.join(_ARM_KEYS)}"
+            )
+        plans.append(resolve_run(game, games=games, seed=seed, **arm))
+    import shutil
+    import tempfile
+
+    cap = plans[0].games
+    look = PRECISION_LOOK
+    tmp = Path(tempfile.mkdtemp(prefix="simlib-compare-"))
+    try:
+        checked, stop, seq = 0, None, None
+        wins_a = wins_b = np.zeros(0, dtype=bool)
+        res_a = res_b = None
+        while stop is None:
+            stage = _paired_stage(checked, wins_a, wins_b, precision, cap)
+            res_a = execute(replace(plans[0], games=stage), out=tmp / "a", **run_kwargs)
+            res_b = execute(replace(plans[1], games=stage), out=tmp / "b", **run_kwargs)
+            wins_a = res_a.df["win"].to_numpy(dtype=bool)
+            wins_b = res_b.df["win"].to_numpy(dtype=bool)
+            only_a = np.cumsum(wins_a & ~wins_b, dtype=np.int64)
+            only_b = np.cumsum(wins_b & ~wins_a, dtype=np.int64)
+            looks = [n for n in range(look, stage + 1, look) if n > checked]
+            if stage >= cap and (not looks or looks[-1] != cap):
+                looks.append(cap)
+            for n in looks:
+                seq = stats.paired_confidence_sequence(
+                    n, int(only_a[n - 1]), int(only_b[n - 1]), confidence, precision=precision
+                )
+                if seq.half_width <= precision or n >= cap:
+                    stop = n
+                    break
+            checked = stage
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    assert res_a is not None and res_b is not None and seq is not None and stop is not None
+    arms = []
+    for res in (res_a, res_b):
+        meta = {**res.meta, "games": stop, "games_present": stop, "complete": True, "out": None}
+        arms.append(Results(res.df.iloc[:stop].reset_index(drop=True), meta))
+    fixed = stats.compare_paired(
+        arms[0].df["win"].to_numpy(bool), arms[1].df["win"].to_numpy(bool), confidence
+    )
+    return PrecisionComparison(
+        a=arms[0],
+        b=arms[1],
+        sequence=seq,
+        comparison=fixed,
+        precision=precision,
+        stopped="precision" if seq.half_width <= precision else "cap",
+        unpaired_games=unpaired_games_needed(fixed.rate_a, fixed.rate_b, precision, confidence),
+    )
+
+
+def _paired_stage(
+    done: int, wins_a: np.ndarray, wins_b: np.ndarray, precision: float, cap: int
+) -> int:
+    """Next stage end for a paired comparison: a guess from the discordant share so far."""
+    look = PRECISION_LOOK
+    if done == 0:
+        return min(cap, 4 * look)
+    # The half-width scales like sqrt(discordant share / n); 3x the fixed-n count covers
+    # the anytime premium. Only a schedule: the stop is decided look by look.
+    d = max(float(np.mean(wins_a != wins_b)), 1e-3)
+    guess = 3.0 * d * (1.96 / precision) ** 2
+    target = max(done + look, min(4 * done, math.ceil(guess / look) * look))
+    return min(cap, target)
 
 
 def _check_options(backend, scheduler, chunk_size, progress, threads) -> None:

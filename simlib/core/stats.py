@@ -24,6 +24,12 @@ References
    proportions based on paired data", Stat. Med. 17 (1998) 2635-2650.
 .. [5] J. L. Fleiss, B. Levin and M. C. Paik, "Statistical Methods for Rates and
    Proportions", 3rd ed., Wiley (2003), section 4.2.
+.. [6] H. Robbins, "Statistical methods related to the law of the iterated logarithm",
+   Ann. Math. Statist. 41 (1970) 1397-1409.
+.. [7] S. R. Howard, A. Ramdas, J. McAuliffe and J. Sekhon, "Time-uniform, nonparametric,
+   nonasymptotic confidence sequences", Ann. Statist. 49 (2021) 1055-1080.
+.. [8] S. Holm, "A simple sequentially rejective multiple test procedure", Scand. J.
+   Statist. 6 (1979) 65-70.
 
 """
 
@@ -48,6 +54,10 @@ __all__ = [
     "compare",
     "games_needed",
     "games_needed_for_difference",
+    "confidence_sequence",
+    "cs_prior_games",
+    "paired_confidence_sequence",
+    "holm",
 ]
 
 # Below this expected cell count the pooled z-test's normal approximation is not trusted and
@@ -694,3 +704,303 @@ def games_needed_for_difference(
     # tolerance keeps float noise from pushing an exact integer up by one.
     root_n = max(root_n, 0.0)
     return max(1, math.ceil(root_n * root_n / (p1 - p2) ** 2 - 1e-9))
+
+
+# ------------------------------------------------------------- anytime-valid sequences
+
+#: Half-width the default prior scale of :func:`confidence_sequence` is tuned for (±1 pp).
+CS_DEFAULT_PRECISION = 0.01
+
+
+def _check_precision(precision: Any, name: str = "precision") -> float:
+    """Return ``precision`` as a float in (0, 0.5), or raise naming ``name``."""
+    if isinstance(precision, bool) or not isinstance(precision, Real):
+        raise SimlibInputError(
+            f"{name}: {precision!r} is not allowed; expected a half-width in (0, 0.5), "
+            "e.g. 0.01 for ±1 point"
+        )
+    value = float(precision)
+    if not 0.0 < value < 0.5:
+        raise SimlibInputError(
+            f"{name}: {value:g} is not allowed; expected a half-width strictly between 0 "
+            "and 0.5, e.g. 0.01 for ±1 point"
+        )
+    return value
+
+
+def cs_prior_games(precision: float = CS_DEFAULT_PRECISION, confidence: float = 0.95) -> float:
+    r"""Prior scale (in games) that makes :func:`confidence_sequence` tightest at ``precision``.
+
+    The mixture's width behaves like the normal-mixture boundary of Robbins [6]_: with a
+    prior worth ``r`` games, the half-width after ``n`` games is about
+    ``sqrt(v (n + r) log((n + r) / (r alpha^2))) / n`` (``v = p (1 - p)``). For a fixed
+    target the ratio ``x = r / n`` that minimises it solves
+    ``log((1 + x) / (x alpha^2)) = 1 / x`` (``x = 0.122`` at 95%); the ``n`` at which the
+    half-width reaches ``precision`` at the worst case ``v = 1/4`` is then
+    ``n* = (1 + x) log((1 + x) / (x alpha^2)) / (4 precision^2)``, and ``r = x n*``.
+    This only tunes the width: the coverage holds for any ``r``.
+
+    Parameters
+    ----------
+    precision : float, default 0.01
+        Target half-width, in (0, 0.5).
+    confidence : float, default 0.95
+        Confidence level, strictly between 0 and 1.
+
+    Returns
+    -------
+    float
+        ``r``, e.g. about 2,800 games for ±1 point at 95%.
+
+    """
+    x, n_star = _cs_tuning(_check_precision(precision), _check_level(confidence, "confidence"))
+    return x * n_star
+
+
+def _cs_tuning(h: float, confidence: float) -> tuple[float, float]:
+    """``(x, n*)`` of :func:`cs_prior_games`: prior ratio and worst-case stopping games."""
+    from scipy.optimize import brentq
+
+    log_a2 = -2.0 * math.log(1.0 - confidence)
+
+    def f(x: float) -> float:
+        return math.log((1.0 + x) / x) + log_a2 - 1.0 / x
+
+    x = float(brentq(f, 1e-6, 10.0))
+    n_star = (1.0 + x) * (math.log((1.0 + x) / x) + log_a2) / (4.0 * h * h)
+    return x, n_star
+
+
+def _log_mixture_ratio(p: float, k: float, n: float, r: float) -> float:
+    """Log of Robbins' beta-binomial mixture likelihood ratio against the rate ``p``."""
+    from scipy.special import betaln
+
+    a, b = r * p, r * (1.0 - p)
+    return float(
+        betaln(a + k, b + n - k) - betaln(a, b) - k * math.log(p) - (n - k) * math.log1p(-p)
+    )
+
+
+def _cs_bounds(k: float, n: float, alpha: float, r: float) -> tuple[float, float]:
+    """Bounds of ``{p : mixture ratio < 1/alpha}`` for one validated ``k``, ``n``."""
+    from scipy.optimize import brentq
+
+    if n == 0:
+        return 0.0, 1.0
+    level = math.log(1.0 / alpha)
+    eps = 1e-12
+    centre = min(max(k / n, eps), 1.0 - eps)
+
+    def g(p: float) -> float:
+        return _log_mixture_ratio(p, k, n, r) - level
+
+    # The observed rate maximises the likelihood, so the ratio is <= 1 there (inside the set).
+    lo = 0.0 if g(eps) < 0 else float(brentq(g, eps, centre, xtol=1e-12))
+    hi = 1.0 if g(1.0 - eps) < 0 else float(brentq(g, centre, 1.0 - eps, xtol=1e-12))
+    return (0.0 if k == 0 else lo), (1.0 if k == n else hi)
+
+
+def confidence_sequence(
+    k: Any,
+    n: Any,
+    confidence: float = 0.95,
+    *,
+    precision: float | None = None,
+    prior_games: float | None = None,
+) -> tuple[Any, Any]:
+    r"""Anytime-valid interval for a win rate: valid however the number of games was chosen.
+
+    A fixed-n interval (Wilson, Clopper-Pearson) covers the true rate 95% of the time only
+    when ``n`` was fixed in advance. A run that looks at its interval after every batch
+    and stops once it is narrow enough needs a *confidence sequence*: intervals that cover
+    the true rate at every ``n`` at once with probability ``confidence``, so any
+    data-dependent stopping rule keeps the guarantee.
+
+    This is Robbins' beta-binomial mixture [6]_ [7]_: for each candidate rate ``p`` the
+    mixture likelihood ratio
+
+    .. math:: M_n(p) = \frac{B(r p + k,\ r (1-p) + n - k) / B(r p,\ r (1-p))}
+              {p^k (1-p)^{n-k}}
+
+    (the Beta(``r p``, ``r (1-p)``) prior has mean ``p`` and is worth ``r`` games) is a
+    nonnegative martingale with ``M_0 = 1`` when ``p`` is the true rate, so by Ville's
+    inequality ``P(M_n(p) >= 1/alpha for some n) <= alpha``. The sequence is
+    ``{p : M_n(p) < 1/alpha}``, an interval around ``k/n`` found by root finding.
+
+    Parameters
+    ----------
+    k, n : int or array_like of int
+        Wins and games so far (``0 <= k <= n``), broadcast together.
+    confidence : float, default 0.95
+        Level of the whole sequence, strictly between 0 and 1.
+    precision : float, optional
+        Half-width the sequence should reach soonest; sets ``prior_games`` with
+        :func:`cs_prior_games`. Default 0.01 (±1 point).
+    prior_games : float, optional
+        The prior scale ``r`` itself (> 0), overriding ``precision``. Any fixed choice is
+        valid; a stopping rule must use the same ``r`` at every look.
+
+    Returns
+    -------
+    lo, hi : float or ndarray of float
+        ``(0, 1)`` where ``n == 0``; ``lo`` is 0 where ``k == 0`` and ``hi`` 1 where
+        ``k == n``. Floats for scalar input.
+
+    Examples
+    --------
+    >>> lo, hi = confidence_sequence(5000, 10000)
+    >>> round(lo, 3), round(hi, 3)
+    (0.485, 0.515)
+
+    """
+    confidence = _check_level(confidence, "confidence")
+    k_arr, n_arr, scalar = _counts(k, n)
+    r = _prior(precision, prior_games, confidence)
+    alpha = 1.0 - confidence
+    lo = np.empty(k_arr.shape)
+    hi = np.empty(k_arr.shape)
+    for idx in np.ndindex(k_arr.shape):
+        lo[idx], hi[idx] = _cs_bounds(float(k_arr[idx]), float(n_arr[idx]), alpha, r)
+    if scalar:
+        return float(lo), float(hi)
+    return lo, hi
+
+
+def _prior(precision: Any, prior_games: Any, confidence: float) -> float:
+    if prior_games is not None:
+        if (
+            isinstance(prior_games, bool)
+            or not isinstance(prior_games, Real)
+            or not math.isfinite(prior_games)
+            or prior_games <= 0
+        ):
+            raise SimlibInputError(f"prior_games must be a number > 0, got {prior_games!r}")
+        return float(prior_games)
+    return cs_prior_games(CS_DEFAULT_PRECISION if precision is None else precision, confidence)
+
+
+@dataclasses.dataclass(frozen=True)
+class PairedSequence:
+    """An anytime-valid interval on a paired difference ``rate_a - rate_b``.
+
+    Attributes
+    ----------
+    n : int
+        Games (each played under both A and B on the same seed and index).
+    only_a, only_b : int
+        Discordant games: A won and B lost, B won and A lost.
+    diff, diff_lo, diff_hi : float
+        ``(only_a - only_b) / n`` and its interval, valid at ``confidence`` at every ``n``.
+    confidence : float
+        Level of the sequence.
+
+    """
+
+    n: int
+    only_a: int
+    only_b: int
+    diff: float
+    diff_lo: float
+    diff_hi: float
+    confidence: float
+
+    @property
+    def half_width(self) -> float:
+        """Half the interval's width."""
+        return (self.diff_hi - self.diff_lo) / 2.0
+
+
+def paired_confidence_sequence(
+    n: int,
+    only_a: int,
+    only_b: int,
+    confidence: float = 0.95,
+    *,
+    precision: float | None = None,
+) -> PairedSequence:
+    """Anytime-valid interval on ``rate_a - rate_b`` from paired games.
+
+    The difference is ``d (2 q - 1)`` with ``d`` the chance a game is discordant and ``q``
+    the chance a discordant game is one A won. Both are Bernoulli rates observed as
+    streams (every game says whether it is discordant; every discordant game says who won
+    it), so each gets a :func:`confidence_sequence` at level ``1 - alpha/2``; by the union
+    bound both hold at every ``n`` at once with probability at least ``1 - alpha``, and
+    the interval is the range of ``d (2 q - 1)`` over the two intervals. ``d``'s prior is
+    tuned for a half-width of ``precision`` (default 0.01), ``q``'s for 0.05 (the
+    discordant games are far fewer).
+
+    Parameters
+    ----------
+    n : int
+        Paired games played, ``n >= 0``.
+    only_a, only_b : int
+        Discordant games won by A only and by B only (``only_a + only_b <= n``).
+    confidence : float, default 0.95
+        Level of the sequence.
+    precision : float, optional
+        Half-width the ``d`` sequence is tuned for.
+
+    Returns
+    -------
+    PairedSequence
+
+    """
+    confidence = _check_level(confidence, "confidence")
+    for name, value in (("n", n), ("only_a", only_a), ("only_b", only_b)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise SimlibInputError(f"{name} must be a whole number of games >= 0, got {value!r}")
+    n, only_a, only_b = int(n), int(only_a), int(only_b)
+    m = only_a + only_b
+    if m > n:
+        raise SimlibInputError(f"only_a + only_b = {m} exceeds n = {n}")
+    half = 1.0 - (1.0 - confidence) / 2.0
+    d_lo, d_hi = confidence_sequence(m, n, half, precision=precision)
+    q_lo, q_hi = confidence_sequence(only_a, m, half, precision=0.05)
+    s_lo, s_hi = 2.0 * q_lo - 1.0, 2.0 * q_hi - 1.0
+    corners = [d_lo * s_lo, d_lo * s_hi, d_hi * s_lo, d_hi * s_hi]
+    return PairedSequence(
+        n=n,
+        only_a=only_a,
+        only_b=only_b,
+        diff=(only_a - only_b) / n if n else 0.0,
+        diff_lo=float(max(-1.0, min(corners))),
+        diff_hi=float(min(1.0, max(corners))),
+        confidence=confidence,
+    )
+
+
+def holm(p_values: Any) -> np.ndarray:
+    """Holm's step-down adjustment of p-values for many comparisons [8]_.
+
+    Sort the ``m`` p-values ascending, multiply the ``i``-th smallest (from 0) by
+    ``m - i``, take the running maximum and cap at 1. Rejecting the adjusted p-values
+    below ``alpha`` controls the family-wise error rate at ``alpha`` under any dependence.
+
+    Parameters
+    ----------
+    p_values : array_like of float
+        Raw p-values in [0, 1], 1-D (may be empty).
+
+    Returns
+    -------
+    numpy.ndarray
+        Adjusted p-values in the input order.
+
+    Examples
+    --------
+    >>> holm([0.01, 0.04, 0.03]).round(2).tolist()
+    [0.03, 0.06, 0.06]
+
+    """
+    p = np.asarray(p_values, dtype=float)
+    if p.ndim != 1:
+        raise SimlibInputError(f"p_values must be 1-D, got shape {p.shape}")
+    if np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
+        raise SimlibInputError("p_values must lie between 0 and 1")
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    scaled = p[order] * (m - np.arange(m))
+    adjusted = np.minimum(1.0, np.maximum.accumulate(scaled)) if m else scaled
+    out = np.empty(m)
+    out[order] = adjusted
+    return out
