@@ -7,7 +7,9 @@ Subcommands::
     simlib sweep GAME --param KEY --values V [options]
                                              run each value of one setting (or bot.<param>)
     simlib experiment FILE.toml              run a TOML experiment, save results and a report
-    simlib compare DIR_A DIR_B               compare two runs' win rates (paired if seeds match)
+    simlib compare BASE OTHER...             compare win rates (paired if seeds match); a
+                                             sweep or experiment is compared cell by cell,
+                                             several with Holm-adjusted p-values
     simlib report DIR [--out FILE.html]      build an HTML report from a run or experiment
 
 ``--values`` is either a comma-separated list (``12,15,18``) or a range ``start:stop`` or
@@ -396,10 +398,17 @@ def _cmd_compare(args, state) -> int:
     from simlib.core.runner import compare
 
     a = Results.load(args.a)
-    b = Results.load(args.b)
-    print(f"A: {args.a}  {a!r}")
-    print(f"B: {args.b}  {b!r}")
-    print(compare(a, b, confidence=args.confidence))
+    others = [Results.load(b) for b in args.b]
+    result = compare(a, *others, confidence=args.confidence)
+    if len(args.b) == 1 and not hasattr(result, "table"):
+        print(f"A: {args.a}  {a!r}")
+        print(f"B: {args.b[0]}  {others[0]!r}")
+        print(result)
+        return 0
+    print(f"baseline: {args.a}  {a!r}")
+    for b, res in zip(args.b, others, strict=True):
+        print(f"vs:       {b}  {res!r}")
+    print(result)
     return 0
 
 
@@ -548,9 +557,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_backend_options(p)
     p.set_defaults(func=_cmd_experiment)
 
-    p = sub.add_parser("compare", help="compare the win rates of two result folders")
-    p.add_argument("a", metavar="DIR_A")
-    p.add_argument("b", metavar="DIR_B")
+    p = sub.add_parser(
+        "compare",
+        help="compare win rates: two runs, or a baseline against runs, sweeps or experiments "
+        "(cell by cell, Holm-adjusted)",
+    )
+    p.add_argument("a", metavar="BASE", help="the baseline: one run folder")
+    p.add_argument("b", metavar="OTHER", nargs="+", help="run, sweep or experiment folders")
     p.add_argument(
         "--confidence",
         type=float,

@@ -65,6 +65,8 @@ __all__ = [
     "sweep",
     "compare",
     "compare_to_precision",
+    "Comparisons",
+    "split_cells",
     "DEFAULT_CHUNK_SIZE",
     "PRECISION_LOOK",
     "play_chunk",
@@ -1172,28 +1174,84 @@ def _is_client(obj: Any) -> bool:
 
 # --- comparisons ----------------------------------------------------------------------------
 def compare(
-    a: Results | str | os.PathLike, b: Results | str | os.PathLike, confidence: float = 0.95
+    a: Results | str | os.PathLike,
+    b: Any,
+    *others: Any,
+    confidence: float = 0.95,
 ):
-    """Compare the win rates of two results: difference with its interval and a p-value.
+    """Compare win rates: two runs, or one baseline against several runs or cells.
 
-    ``a`` and ``b`` are :class:`Results` or folders :meth:`Results.load` reads. When both
-    were run with the same seed over the same game indices, game ``i`` saw the same random
-    stream in both, so the comparison is paired (exact McNemar test on the discordant
-    games), which is much narrower; otherwise it is unpaired (two independent proportions).
+    ``a`` and each other argument are :class:`Results` or folders :meth:`Results.load`
+    reads. When two runs were played with the same seed over the same game indices, game
+    ``i`` saw the same random stream in both, so the comparison is paired (exact McNemar
+    test on the discordant games), which is much narrower; otherwise it is unpaired (two
+    independent proportions).
+
+    A sweep, an experiment or any combined results is never pooled into one rate: each
+    of its cells is compared on its own. With more than one comparison the result is a
+    :class:`Comparisons` table with Holm-adjusted p-values
+    (:func:`simlib.core.stats.holm`). The baseline ``a`` must be a single run.
+
+    Parameters
+    ----------
+    a : Results or path
+        The baseline: one run.
+    b, *others : Results, path, or a list of them
+        The runs (or sweeps / experiments, compared cell by cell) to set against ``a``.
+    confidence : float, default 0.95
+        Confidence level of the intervals.
 
     Returns
     -------
-    simlib.core.stats.Comparison
-        Prints as a one-paragraph summary; ``to_dict()`` gives the numbers.
+    simlib.core.stats.Comparison or Comparisons
+        One pair of single runs: a ``Comparison`` with ``diff = rate(a) - rate(b)`` (prints
+        as a one-paragraph summary; ``to_dict()`` gives the numbers). Otherwise a
+        ``Comparisons`` whose rows are ``diff = rate(cell) - rate(a)``.
 
     """
     from simlib.core import stats
 
-    ra = a if isinstance(a, Results) else Results.load(a)
-    rb = b if isinstance(b, Results) else Results.load(b)
-    for name, r in (("a", ra), ("b", rb)):
+    if others and isinstance(others[0], float) and not isinstance(b, (list, tuple)):
+        # compare(a, b, 0.9): the old positional confidence
+        if len(others) == 1:
+            confidence, others = others[0], ()
+    items: list[Any] = []
+    for item in (b, *others):
+        items.extend(item if isinstance(item, (list, tuple)) else [item])
+    base = a if isinstance(a, Results) else Results.load(a)
+    if len(base.meta.get("cells") or []) > 1:
+        raise SimlibInputError(
+            f"compare: the baseline holds {len(base.meta['cells'])} cells ({base!r}); it must "
+            "be one run: pass one cell's folder (e.g. DIR/cells/NAME or DIR/PARAM=VALUE)"
+        )
+    labelled: list[tuple[str, Results]] = []
+    many = len(items) > 1
+    for item in items:
+        res = item if isinstance(item, Results) else Results.load(item)
+        name = str(item) if not isinstance(item, Results) else _run_label(res)
+        cells = split_cells(res)
+        if len(cells) == 1:
+            labelled.append((name, cells[0][1]))
+        else:
+            many = True
+            labelled.extend((f"{name}: {label}", part) for label, part in cells)
+    for name, r in [("a", base), *labelled]:
         if len(r.df) == 0 or "win" not in r.df.columns:
             raise SimlibInputError(f"compare: results {name} holds no games")
+    if not many:
+        return _compare_two(base, labelled[0][1], confidence)
+    rows = []
+    for name, r in labelled:
+        c = _compare_two(r, base, confidence)
+        rows.append({"run": name, **c.to_dict(), "paired": c.paired})
+    table = pd.DataFrame(rows)
+    table["p_holm"] = stats.holm(table["p_value"].to_numpy(dtype=float))
+    return Comparisons(table, _run_label(base), confidence)
+
+
+def _compare_two(ra: Results, rb: Results, confidence: float):
+    from simlib.core import stats
+
     wins_a = ra.df["win"].to_numpy(dtype=bool)
     wins_b = rb.df["win"].to_numpy(dtype=bool)
     if is_paired(ra, rb):
@@ -1201,6 +1259,108 @@ def compare(
     return stats.compare_unpaired(
         int(wins_a.sum()), len(wins_a), int(wins_b.sum()), len(wins_b), confidence=confidence
     )
+
+
+def _run_label(res: Results) -> str:
+    m = res.meta
+    if m.get("cells"):
+        return f"{m.get('game')} ({len(m['cells'])} cells)"
+    parts = [f"preset={m.get('preset')}", f"bot={m.get('bot')}"]
+    return ",".join(parts)
+
+
+def split_cells(res: Results) -> list[tuple[str, Results]]:
+    """Split combined results (a sweep, an experiment) back into its single runs.
+
+    Returns ``(label, Results)`` pairs, one per part in order, each label naming the part's
+    values of the varying columns (``preset=hard,cavers=5``); a single run is returned as
+    the one pair ``("", res)``.
+    """
+    cells = res.meta.get("cells")
+    if not cells:
+        return [("", res)]
+    lengths = [int(c.get("games_present", c.get("games", 0))) for c in cells]
+    if sum(lengths) != len(res.df):
+        raise SimlibInputError(
+            "compare: these combined results do not record each cell's games; load the "
+            "cells' folders one by one"
+        )
+    varying = list(res.meta.get("varying") or [])
+    out: list[tuple[str, Results]] = []
+    start = 0
+    for cell, n in zip(cells, lengths, strict=True):
+        df = res.df.iloc[start : start + n].reset_index(drop=True)
+        start += n
+        values = []
+        for col in varying:
+            if col in ("preset", "bot", "seed", "engine_version"):
+                values.append(f"{col}={cell.get(col)}")
+            elif col.startswith("bot."):
+                values.append(f"{col}={_fmt((cell.get('bot_params') or {}).get(col[4:]))}")
+            else:
+                values.append(f"{col}={_fmt((cell.get('settings') or {}).get(col))}")
+        out.append((",".join(values) or f"cell {len(out) + 1}", Results(df, dict(cell))))
+    return out
+
+
+class Comparisons:
+    """One baseline against several runs: a row per run, with Holm-adjusted p-values.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per compared run: ``run``, then the :class:`~simlib.core.stats.Comparison`
+        fields with ``a`` = the run and ``b`` = the baseline (``diff = rate - baseline``),
+        ``paired`` and ``p_holm`` (Holm's step-down adjustment over all rows: reject where
+        ``p_holm < alpha`` and the family-wise error rate stays at ``alpha``).
+    baseline : str
+        What the baseline is.
+    confidence : float
+        Level of the intervals (each interval is unadjusted).
+
+    """
+
+    def __init__(self, table: pd.DataFrame, baseline: str, confidence: float):
+        self.table = table
+        self.baseline = baseline
+        self.confidence = confidence
+
+    def __len__(self) -> int:
+        """Number of comparisons."""
+        return len(self.table)
+
+    def __str__(self) -> str:
+        """An aligned text table: run, win rate, difference with CI, p and Holm p."""
+        t = self.table
+        conf = f"{100 * self.confidence:g}% CI"
+
+        def p_text(p: float) -> str:
+            return "< 1e-300" if p == 0 else (f"{p:.1e}" if p < 1e-3 else f"{p:.3g}")
+
+        shown = pd.DataFrame(
+            {
+                "run": t["run"],
+                "games": [f"{n:,}" for n in t["n_a"]],
+                "win rate": [f"{r:.1%}" for r in t["rate_a"]],
+                "vs baseline": [f"{100 * d:+.1f} pp" for d in t["diff"]],
+                conf: [
+                    f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
+                    for lo, hi in zip(t["diff_lo"], t["diff_hi"], strict=True)
+                ],
+                "p": [p_text(p) for p in t["p_value"]],
+                "Holm p": [p_text(p) for p in t["p_holm"]],
+                "test": t["method"],
+            }
+        )
+        base_rate = t["rate_b"].iloc[0] if len(t) else float("nan")
+        head = (
+            f"baseline {self.baseline}: win rate {base_rate:.1%}; {len(t)} comparisons, "
+            "p-values Holm-adjusted for the family"
+        )
+        return head + "\n" + shown.to_string(index=False)
+
+    def __repr__(self) -> str:
+        return f"Comparisons({len(self)} runs against {self.baseline})"
 
 
 def is_paired(a: Results, b: Results) -> bool:
