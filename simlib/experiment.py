@@ -368,6 +368,10 @@ def experiment_from_dict(
 
     if not isinstance(data, dict):
         raise fail("expected a TOML table of keys")
+    if data.get("kind") == "overview" or "study" in data:
+        from simlib.overview import overview_from_dict
+
+        return overview_from_dict(data, path)  # type: ignore[return-value]
     if "table" in data:
         return _table_experiment(data, path)
     if "options" in data:
@@ -664,10 +668,13 @@ def run_experiment(
         ``table = NAME`` experiment the table (see :func:`run_table_experiment`).
 
     """
+    from simlib.overview import Overview, run_overview
     from simlib.report import html
 
-    if not isinstance(exp, (Experiment, TableExperiment)):
+    if not isinstance(exp, (Experiment, TableExperiment, Overview)):
         exp = load_experiment(exp)
+    if isinstance(exp, Overview):
+        return run_overview(exp, progress, backend, scheduler, threads)
     if isinstance(exp, TableExperiment):
         _check_options(backend, scheduler, None, progress, threads)
         return run_table_experiment(exp)
