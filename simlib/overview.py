@@ -37,7 +37,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from simlib.core.results import atomic_write_bytes, atomic_write_json, jsonable, read_json
@@ -283,10 +282,7 @@ def overview_tables(ov: Overview, results: list[Any]) -> dict[str, pd.DataFrame]
                 p_label, p_wins = prev
                 m = min(len(p_wins), n)
                 a, b = wins[:m], p_wins[:m]
-                seq = stats.paired_confidence_sequence(
-                    m, int(np.count_nonzero(a & ~b)), int(np.count_nonzero(b & ~a)),
-                    precision=ov.precision,
-                )
+                seq = stats.paired_confidence_sequence(a, b)
                 diffs.append(
                     {
                         "game": study.game,

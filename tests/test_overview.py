@@ -43,9 +43,9 @@ def test_overview_runs_reports_and_resumes(tmp_path, capsys):
     # toy is coupled in p: a harder step never wins a game the easier one lost
     first = diffs.iloc[0]
     assert first["paired_games"] == min(steps["n"].iloc[0], steps["n"].iloc[1])
-    seq = stats.paired_confidence_sequence(
-        int(first["paired_games"]), 0, int(first["discordant"]), precision=0.03
-    )
+    m = int(first["paired_games"])
+    seq = stats.paired_confidence_sequence([False] * m, [True] * int(first["discordant"])
+                                           + [False] * (m - int(first["discordant"])))
     assert seq.diff == pytest.approx(first["diff"])
     html = (tmp_path / "out" / "report.html").read_text()
     for text in ("Difficulty steps", "Paired differences", "Assumptions in force", "anytime"):

@@ -112,30 +112,41 @@ def test_coverage_under_optional_stopping():
 
 
 def test_paired_sequence_coverage():
-    """Paired streams (correlated outcomes) of known difference, looked at every 200 games.
+    """Paired streams (correlated outcomes) of known difference, watched after every game.
 
-    False-alarm rate as above (0.1% per scenario if the true miss rate were 5%).
+    600 streams of 5,000 paired games per scenario; false-alarm rate as above (0.1% per
+    scenario if the true miss rate were 5%). The fixed-n Newcombe interval watched every
+    100 games must fail the same check.
     """
     rng = np.random.default_rng(7)
-    streams, looks, batch = 300, 25, 300
+    streams, games = 600, 5000
     bound = int(st.binom.ppf(0.999, streams, 0.05))
-    for p_a_only, p_b_only in ((0.05, 0.03), (0.1, 0.1)):
+    for p_both, p_a_only, p_b_only in ((0.3, 0.05, 0.03), (0.2, 0.1, 0.1), (0.0, 0.0, 0.02)):
         diff = p_a_only - p_b_only
-        u = rng.random((streams, looks * batch))
-        only_a = np.cumsum(u < p_a_only, axis=1)[:, batch - 1 :: batch]
-        only_b = np.cumsum((u >= p_a_only) & (u < p_a_only + p_b_only), axis=1)[
-            :, batch - 1 :: batch
-        ]
-        misses = 0
-        for i in range(streams):
-            for j in range(looks):
-                seq = stats.paired_confidence_sequence(
-                    (j + 1) * batch, int(only_a[i, j]), int(only_b[i, j])
-                )
-                if not seq.diff_lo <= diff <= seq.diff_hi:
-                    misses += 1
-                    break
-        assert misses <= bound
+        misses = newcombe_misses = 0
+        for _ in range(streams):
+            u = rng.random(games)
+            a = (u < p_both + p_a_only)
+            b = (u < p_both) | ((u >= p_both + p_a_only) & (u < p_both + p_a_only + p_b_only))
+            lo, hi = stats.paired_difference_sequence(a, b)
+            misses += bool(((lo > diff) | (hi < diff)).any())
+            if p_both:
+                for n in range(100, games + 1, 500):
+                    c = stats.compare_paired(a[:n], b[:n])
+                    if not c.diff_lo <= diff <= c.diff_hi:
+                        newcombe_misses += 1
+                        break
+        assert misses <= bound, (diff, misses)
+        seq = stats.paired_confidence_sequence(a, b)
+        assert (seq.diff_lo, seq.diff_hi) == (lo[-1], hi[-1])
+        assert seq.only_a == int(np.count_nonzero(a & ~b))
+        if p_both == 0.3:
+            assert newcombe_misses > bound, newcombe_misses
+
+
+def test_bounded_mean_sequence_bad_input():
+    with pytest.raises(SimlibInputError):
+        stats.bounded_mean_sequence([0.5, 1.5])
 
 
 def test_holm_matches_statsmodels_definition():

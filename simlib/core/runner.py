@@ -646,37 +646,37 @@ class PrecisionComparison:
 
 
 def unpaired_games_needed(
-    rate_a: float, rate_b: float, precision: float, confidence: float = 0.95
+    rate_a: float,
+    rate_b: float,
+    precision: float,
+    confidence: float = 0.95,
+    seed: int = 0,
+    limit: int = 2**24,
 ) -> int | None:
     """Games per arm the same anytime interval needs when the arms are independent.
 
-    :func:`~simlib.core.stats.paired_confidence_sequence` is valid for any pairing of two
-    streams, including two runs on different seeds; there a game pair is discordant with
-    chance ``p_a (1 - p_b) + p_b (1 - p_a)``, far more often than under common random
-    numbers. This returns the first look (multiple of :data:`PRECISION_LOOK`) at which the
-    interval reaches ``precision`` with the discordant counts expected at the given rates
-    under independence, or None beyond ``10**9`` games: the like-for-like unpaired cost.
+    :func:`~simlib.core.stats.paired_difference_sequence` is valid for any pairing of two
+    streams of independent games, including two runs on different seeds, where the pairs
+    disagree far more often than under common random numbers. This simulates two
+    independent Bernoulli streams at the given rates (numpy, ``seed``) and returns the
+    first look (multiple of :data:`PRECISION_LOOK`) at which their interval reaches
+    ``precision``: an estimate of the like-for-like unpaired cost, not a run of the game.
+    None if not reached within ``limit`` games.
     """
     from simlib.core import stats
 
-    def width(m: int) -> float:
-        only_a = round(rate_a * (1.0 - rate_b) * m)
-        only_b = round(rate_b * (1.0 - rate_a) * m)
-        seq = stats.paired_confidence_sequence(
-            m, only_a, only_b, confidence, precision=precision
-        )
-        return seq.half_width
-
-    lo, hi = 1, 10**9 // PRECISION_LOOK
-    if width(hi * PRECISION_LOOK) > precision:
-        return None
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if width(mid * PRECISION_LOOK) <= precision:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo * PRECISION_LOOK
+    rng = np.random.default_rng(seed)
+    n = 1 << 14
+    while n <= limit:
+        a = rng.random(n) < rate_a
+        b = rng.random(n) < rate_b
+        lo, hi = stats.paired_difference_sequence(a, b, confidence)
+        looks = np.arange(PRECISION_LOOK, n + 1, PRECISION_LOOK)
+        ok = np.nonzero((hi[looks - 1] - lo[looks - 1]) / 2.0 <= precision)[0]
+        if ok.size:
+            return int(looks[ok[0]])
+        n *= 4
+    return None
 
 
 _ARM_KEYS = ("preset", "settings", "bot", "bot_params")
@@ -696,8 +696,8 @@ def compare_to_precision(
     """Play two configurations on the same seeds until their win-rate difference is known.
 
     Both arms play games ``0, 1, 2, ...`` of ``seed`` (common random numbers) and the
-    anytime-valid interval on the paired difference
-    (:func:`simlib.core.stats.paired_confidence_sequence`) is looked at every
+    anytime-valid interval on the paired difference (an empirical-Bernstein confidence
+    sequence, :func:`simlib.core.stats.paired_difference_sequence`) is looked at every
     :data:`PRECISION_LOOK` games; play stops at the first look where its half-width is at
     most ``precision``, or at ``games`` per arm. Only the discordant games (one arm won,
     the other lost) carry the difference, so when the outcomes are correlated this stops
@@ -767,17 +767,16 @@ def compare_to_precision(
             res_b = execute(replace(plans[1], games=stage), out=tmp / "b", **run_kwargs)
             wins_a = res_a.df["win"].to_numpy(dtype=bool)
             wins_b = res_b.df["win"].to_numpy(dtype=bool)
-            only_a = np.cumsum(wins_a & ~wins_b, dtype=np.int64)
-            only_b = np.cumsum(wins_b & ~wins_a, dtype=np.int64)
+            lo, hi = stats.paired_difference_sequence(wins_a, wins_b, confidence)
             looks = [n for n in range(look, stage + 1, look) if n > checked]
             if stage >= cap and (not looks or looks[-1] != cap):
                 looks.append(cap)
             for n in looks:
-                seq = stats.paired_confidence_sequence(
-                    n, int(only_a[n - 1]), int(only_b[n - 1]), confidence, precision=precision
-                )
-                if seq.half_width <= precision or n >= cap:
+                if (hi[n - 1] - lo[n - 1]) / 2.0 <= precision or n >= cap:
                     stop = n
+                    seq = stats.paired_confidence_sequence(
+                        wins_a[:n], wins_b[:n], confidence
+                    )
                     break
             checked = stage
     finally:
@@ -808,10 +807,11 @@ def _paired_stage(
     look = PRECISION_LOOK
     if done == 0:
         return min(cap, 4 * look)
-    # The half-width scales like sqrt(discordant share / n); 3x the fixed-n count covers
-    # the anytime premium. Only a schedule: the stop is decided look by look.
-    d = max(float(np.mean(wins_a != wins_b)), 1e-3)
-    guess = 3.0 * d * (1.96 / precision) ** 2
+    # The half-width scales like sqrt(var(win_a - win_b) / n); 2.5x the fixed-n count
+    # covers the anytime premium. Only a schedule: the stop is decided look by look.
+    d = wins_a.astype(float) - wins_b.astype(float)
+    var = max(float(np.var(d)), 1e-3)
+    guess = 2.5 * var * (1.96 / precision) ** 2
     target = max(done + look, min(4 * done, math.ceil(guess / look) * look))
     return min(cap, target)
 

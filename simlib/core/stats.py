@@ -30,6 +30,8 @@ References
    nonasymptotic confidence sequences", Ann. Statist. 49 (2021) 1055-1080.
 .. [8] S. Holm, "A simple sequentially rejective multiple test procedure", Scand. J.
    Statist. 6 (1979) 65-70.
+.. [9] I. Waudby-Smith and A. Ramdas, "Estimating means of bounded random variables by
+   betting", J. R. Stat. Soc. B 86 (2024) 1-27.
 
 """
 
@@ -57,6 +59,8 @@ __all__ = [
     "confidence_sequence",
     "cs_prior_games",
     "paired_confidence_sequence",
+    "paired_difference_sequence",
+    "bounded_mean_sequence",
     "holm",
 ]
 
@@ -910,62 +914,110 @@ class PairedSequence:
         return (self.diff_hi - self.diff_lo) / 2.0
 
 
-def paired_confidence_sequence(
-    n: int,
-    only_a: int,
-    only_b: int,
-    confidence: float = 0.95,
-    *,
-    precision: float | None = None,
-) -> PairedSequence:
-    """Anytime-valid interval on ``rate_a - rate_b`` from paired games.
+def bounded_mean_sequence(x: Any, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    r"""Anytime-valid interval on the mean of a stream of values in [0, 1], after every value.
 
-    The difference is ``d (2 q - 1)`` with ``d`` the chance a game is discordant and ``q``
-    the chance a discordant game is one A won. Both are Bernoulli rates observed as
-    streams (every game says whether it is discordant; every discordant game says who won
-    it), so each gets a :func:`confidence_sequence` at level ``1 - alpha/2``; by the union
-    bound both hold at every ``n`` at once with probability at least ``1 - alpha``, and
-    the interval is the range of ``d (2 q - 1)`` over the two intervals. ``d``'s prior is
-    tuned for a half-width of ``precision`` (default 0.01), ``q``'s for 0.05 (the
-    discordant games are far fewer).
+    The predictable plug-in empirical-Bernstein confidence sequence of Waudby-Smith and
+    Ramdas [9]_ (their Theorem 2): with the running mean and variance
+    ``mu_t = (1/2 + sum x_i) / (t + 1)``, ``s2_t = (1/4 + sum (x_i - mu_i)^2) / (t + 1)``,
+    the bets ``lambda_t = min(sqrt(2 log(2/alpha) / (s2_{t-1} t log(1 + t))), 1/2)``, and
+    ``psi(l) = (-log(1 - l) - l) / 4``, ``v_t = 4 (x_t - mu_{t-1})^2``, the interval after
+    ``t`` values is
+
+    .. math:: rac{\sum \lambda_i x_i}{\sum \lambda_i} \pm
+              rac{\log(2/lpha) + \sum v_i \psi(\lambda_i)}{\sum \lambda_i}
+
+    It covers the mean at every ``t`` at once with probability ``confidence`` for any
+    i.i.d. stream bounded in [0, 1], and its width follows the stream's variance: a paired
+    difference of two win rates (``x = (win_a - win_b + 1) / 2``) is narrow when the two
+    runs disagree on few games.
 
     Parameters
     ----------
-    n : int
-        Paired games played, ``n >= 0``.
-    only_a, only_b : int
-        Discordant games won by A only and by B only (``only_a + only_b <= n``).
+    x : array_like of float
+        The stream, values in [0, 1], in the order they arrived.
     confidence : float, default 0.95
         Level of the sequence.
-    precision : float, optional
-        Half-width the ``d`` sequence is tuned for.
+
+    Returns
+    -------
+    lo, hi : ndarray of float
+        The bounds after each value (``lo[t-1]``, ``hi[t-1]`` after ``t`` values), clipped
+        to [0, 1].
+
+    """
+    confidence = _check_level(confidence, "confidence")
+    x = np.asarray(x, dtype=float)
+    if x.ndim != 1 or (x.size and (np.nanmin(x) < 0 or np.nanmax(x) > 1 or np.isnan(x).any())):
+        raise SimlibInputError("x must be a 1-D stream of values in [0, 1]")
+    alpha = 1.0 - confidence
+    log2a = math.log(2.0 / alpha)
+    t = np.arange(1, x.size + 1, dtype=float)
+    mu = (0.5 + np.cumsum(x)) / (t + 1.0)  # mu_t, including x_t
+    mu_prev = np.concatenate(([0.5], mu[:-1]))
+    s2 = (0.25 + np.cumsum((x - mu) ** 2)) / (t + 1.0)
+    s2_prev = np.concatenate(([0.25], s2[:-1]))
+    lam = np.minimum(np.sqrt(2.0 * log2a / (s2_prev * t * np.log1p(t))), 0.5)
+    psi = (-np.log1p(-lam) - lam) / 4.0
+    v = 4.0 * (x - mu_prev) ** 2
+    sum_lam = np.cumsum(lam)
+    centre = np.cumsum(lam * x) / sum_lam
+    half = (log2a + np.cumsum(v * psi)) / sum_lam
+    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+
+
+def paired_difference_sequence(
+    wins_a: Any, wins_b: Any, confidence: float = 0.95
+) -> tuple[np.ndarray, np.ndarray]:
+    """Anytime-valid bounds on ``rate_a - rate_b`` after every paired game.
+
+    Game ``i`` gives ``d_i = win_a[i] - win_b[i]`` in {-1, 0, 1}; the mean of
+    ``(d + 1) / 2`` gets :func:`bounded_mean_sequence`, mapped back to the difference.
+    Valid for any pairing of two streams of independent games (common random numbers or
+    not); narrow when the pairs rarely disagree.
+    """
+    a = _outcomes(wins_a, "wins_a")
+    b = _outcomes(wins_b, "wins_b")
+    if a.shape != b.shape:
+        raise SimlibInputError(
+            f"wins_a and wins_b must cover the same games: lengths {a.size} and {b.size} differ"
+        )
+    lo, hi = bounded_mean_sequence((a.astype(float) - b.astype(float) + 1.0) / 2.0, confidence)
+    return 2.0 * lo - 1.0, 2.0 * hi - 1.0
+
+
+def paired_confidence_sequence(
+    wins_a: Any, wins_b: Any, confidence: float = 0.95
+) -> PairedSequence:
+    """Anytime-valid interval on ``rate_a - rate_b`` after all the paired games given.
+
+    The last value of :func:`paired_difference_sequence`, with the discordant counts.
+
+    Parameters
+    ----------
+    wins_a, wins_b : array_like of bool
+        Outcomes of the same games (same seed and index) under A and under B, in order.
+    confidence : float, default 0.95
+        Level of the sequence.
 
     Returns
     -------
     PairedSequence
 
     """
-    confidence = _check_level(confidence, "confidence")
-    for name, value in (("n", n), ("only_a", only_a), ("only_b", only_b)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise SimlibInputError(f"{name} must be a whole number of games >= 0, got {value!r}")
-    n, only_a, only_b = int(n), int(only_a), int(only_b)
-    m = only_a + only_b
-    if m > n:
-        raise SimlibInputError(f"only_a + only_b = {m} exceeds n = {n}")
-    half = 1.0 - (1.0 - confidence) / 2.0
-    d_lo, d_hi = confidence_sequence(m, n, half, precision=precision)
-    q_lo, q_hi = confidence_sequence(only_a, m, half, precision=0.05)
-    s_lo, s_hi = 2.0 * q_lo - 1.0, 2.0 * q_hi - 1.0
-    corners = [d_lo * s_lo, d_lo * s_hi, d_hi * s_lo, d_hi * s_hi]
+    lo, hi = paired_difference_sequence(wins_a, wins_b, confidence)
+    a = _outcomes(wins_a, "wins_a")
+    b = _outcomes(wins_b, "wins_b")
+    only_a = int(np.count_nonzero(a & ~b))
+    only_b = int(np.count_nonzero(~a & b))
     return PairedSequence(
-        n=n,
+        n=a.size,
         only_a=only_a,
         only_b=only_b,
-        diff=(only_a - only_b) / n if n else 0.0,
-        diff_lo=float(max(-1.0, min(corners))),
-        diff_hi=float(min(1.0, max(corners))),
-        confidence=confidence,
+        diff=(only_a - only_b) / a.size,
+        diff_lo=float(max(-1.0, lo[-1])),
+        diff_hi=float(min(1.0, hi[-1])),
+        confidence=_check_level(confidence, "confidence"),
     )
 
 
