@@ -9,7 +9,7 @@ and parameters, data tables, the readings of open rules in force). Example::
     title = "simlib overview: how hard is each difficulty?"
     kind = "overview"
     precision = 0.015          # each cell to ±1.5 points (anytime 95% interval)
-    games = 36000              # cap per cell
+    games = 33000              # cap per cell
     max_games = 400000         # refused if cells x games could exceed this
     seed = 2026
     out = "results/overview"
@@ -21,7 +21,7 @@ and parameters, data tables, the readings of open rules in force). Example::
     [[study]]
     game = "terralore"
     [study.grid]
-    first_player = [0, 1]
+    bot1 = ["aggressive", "value", "defensive"]
 
 Output folder ``out``: ``overview.json`` (definition, command, complete flag),
 ``<game>/`` one experiment folder per study (resumable, as ``simlib experiment``),
