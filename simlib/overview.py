@@ -282,7 +282,7 @@ def overview_tables(ov: Overview, results: list[Any]) -> dict[str, pd.DataFrame]
                 p_label, p_wins = prev
                 m = min(len(p_wins), n)
                 a, b = wins[:m], p_wins[:m]
-                seq = stats.paired_confidence_sequence(a, b)
+                seq = stats.paired_confidence_sequence(a, b, precision=ov.precision)
                 diffs.append(
                     {
                         "game": study.game,

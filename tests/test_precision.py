@@ -115,21 +115,23 @@ def test_paired_sequence_coverage():
     """Paired streams (correlated outcomes) of known difference, watched after every game.
 
     600 streams of 5,000 paired games per scenario; false-alarm rate as above (0.1% per
-    scenario if the true miss rate were 5%). The fixed-n Newcombe interval watched every
-    100 games must fail the same check.
+    scenario if the true miss rate were 5%), for the default and the precision-tuned
+    sequence. The fixed-n Newcombe interval watched every 500 games must fail the check.
     """
     rng = np.random.default_rng(7)
     streams, games = 600, 5000
     bound = int(st.binom.ppf(0.999, streams, 0.05))
     for p_both, p_a_only, p_b_only in ((0.3, 0.05, 0.03), (0.2, 0.1, 0.1), (0.0, 0.0, 0.02)):
         diff = p_a_only - p_b_only
-        misses = newcombe_misses = 0
+        misses = tuned_misses = newcombe_misses = 0
         for _ in range(streams):
             u = rng.random(games)
             a = (u < p_both + p_a_only)
             b = (u < p_both) | ((u >= p_both + p_a_only) & (u < p_both + p_a_only + p_b_only))
             lo, hi = stats.paired_difference_sequence(a, b)
             misses += bool(((lo > diff) | (hi < diff)).any())
+            tlo, thi = stats.paired_difference_sequence(a, b, precision=0.01)
+            tuned_misses += bool(((tlo > diff) | (thi < diff)).any())
             if p_both:
                 for n in range(100, games + 1, 500):
                     c = stats.compare_paired(a[:n], b[:n])
@@ -137,6 +139,7 @@ def test_paired_sequence_coverage():
                         newcombe_misses += 1
                         break
         assert misses <= bound, (diff, misses)
+        assert tuned_misses <= bound, (diff, tuned_misses)
         seq = stats.paired_confidence_sequence(a, b)
         assert (seq.diff_lo, seq.diff_hi) == (lo[-1], hi[-1])
         assert seq.only_a == int(np.count_nonzero(a & ~b))

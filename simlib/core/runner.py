@@ -670,7 +670,7 @@ def unpaired_games_needed(
     while n <= limit:
         a = rng.random(n) < rate_a
         b = rng.random(n) < rate_b
-        lo, hi = stats.paired_difference_sequence(a, b, confidence)
+        lo, hi = stats.paired_difference_sequence(a, b, confidence, precision)
         looks = np.arange(PRECISION_LOOK, n + 1, PRECISION_LOOK)
         ok = np.nonzero((hi[looks - 1] - lo[looks - 1]) / 2.0 <= precision)[0]
         if ok.size:
@@ -767,7 +767,7 @@ def compare_to_precision(
             res_b = execute(replace(plans[1], games=stage), out=tmp / "b", **run_kwargs)
             wins_a = res_a.df["win"].to_numpy(dtype=bool)
             wins_b = res_b.df["win"].to_numpy(dtype=bool)
-            lo, hi = stats.paired_difference_sequence(wins_a, wins_b, confidence)
+            lo, hi = stats.paired_difference_sequence(wins_a, wins_b, confidence, precision)
             looks = [n for n in range(look, stage + 1, look) if n > checked]
             if stage >= cap and (not looks or looks[-1] != cap):
                 looks.append(cap)
@@ -775,7 +775,7 @@ def compare_to_precision(
                 if (hi[n - 1] - lo[n - 1]) / 2.0 <= precision or n >= cap:
                     stop = n
                     seq = stats.paired_confidence_sequence(
-                        wins_a[:n], wins_b[:n], confidence
+                        wins_a[:n], wins_b[:n], confidence, precision
                     )
                     break
             checked = stage
@@ -807,11 +807,11 @@ def _paired_stage(
     look = PRECISION_LOOK
     if done == 0:
         return min(cap, 4 * look)
-    # The half-width scales like sqrt(var(win_a - win_b) / n); 2.5x the fixed-n count
-    # covers the anytime premium. Only a schedule: the stop is decided look by look.
+    # The half-width scales like sqrt(var(win_a - win_b) / n); 2x the fixed-n count
+    # covers the tuned sequence's premium. Only a schedule: the stop is decided look by look.
     d = wins_a.astype(float) - wins_b.astype(float)
     var = max(float(np.var(d)), 1e-3)
-    guess = 2.5 * var * (1.96 / precision) ** 2
+    guess = 2.0 * var * (1.96 / precision) ** 2
     target = max(done + look, min(4 * done, math.ceil(guess / look) * look))
     return min(cap, target)
 

@@ -914,7 +914,9 @@ class PairedSequence:
         return (self.diff_hi - self.diff_lo) / 2.0
 
 
-def bounded_mean_sequence(x: Any, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+def bounded_mean_sequence(
+    x: Any, confidence: float = 0.95, precision: float | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Anytime-valid interval on the mean of a stream of values in [0, 1], after every value.
 
     The predictable plug-in empirical-Bernstein confidence sequence of Waudby-Smith and
@@ -932,12 +934,22 @@ def bounded_mean_sequence(x: Any, confidence: float = 0.95) -> tuple[np.ndarray,
     difference of two win rates (``x = (win_a - win_b + 1) / 2``) is narrow when the two
     runs disagree on few games.
 
+    With ``precision`` the bets are tuned for that half-width instead: constant bets
+    ``lambda`` give a half-width of about ``log(2/alpha) / (t lambda) + s2 lambda / 2``,
+    smallest at ``sqrt(2 log(2/alpha) s2 / t)``, which reaches ``precision`` at
+    ``t* = 2 log(2/alpha) s2 / precision^2`` with ``lambda = precision / s2``; so
+    ``lambda_t = min(precision / s2_{t-1}, 1/2)``, still predictable (the past and a
+    constant) and so still valid, and about 1.9 times the games a fixed-n normal interval
+    needs at 95% instead of four to five times at large ``t``.
+
     Parameters
     ----------
     x : array_like of float
         The stream, values in [0, 1], in the order they arrived.
     confidence : float, default 0.95
         Level of the sequence.
+    precision : float, optional
+        Half-width (on the mean of ``x``) to be tightest at, in (0, 0.5).
 
     Returns
     -------
@@ -957,7 +969,10 @@ def bounded_mean_sequence(x: Any, confidence: float = 0.95) -> tuple[np.ndarray,
     mu_prev = np.concatenate(([0.5], mu[:-1]))
     s2 = (0.25 + np.cumsum((x - mu) ** 2)) / (t + 1.0)
     s2_prev = np.concatenate(([0.25], s2[:-1]))
-    lam = np.minimum(np.sqrt(2.0 * log2a / (s2_prev * t * np.log1p(t))), 0.5)
+    if precision is None:
+        lam = np.minimum(np.sqrt(2.0 * log2a / (s2_prev * t * np.log1p(t))), 0.5)
+    else:
+        lam = np.minimum(_check_precision(precision) / s2_prev, 0.5)
     psi = (-np.log1p(-lam) - lam) / 4.0
     v = 4.0 * (x - mu_prev) ** 2
     sum_lam = np.cumsum(lam)
@@ -967,14 +982,15 @@ def bounded_mean_sequence(x: Any, confidence: float = 0.95) -> tuple[np.ndarray,
 
 
 def paired_difference_sequence(
-    wins_a: Any, wins_b: Any, confidence: float = 0.95
+    wins_a: Any, wins_b: Any, confidence: float = 0.95, precision: float | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """Anytime-valid bounds on ``rate_a - rate_b`` after every paired game.
 
     Game ``i`` gives ``d_i = win_a[i] - win_b[i]`` in {-1, 0, 1}; the mean of
     ``(d + 1) / 2`` gets :func:`bounded_mean_sequence`, mapped back to the difference.
     Valid for any pairing of two streams of independent games (common random numbers or
-    not); narrow when the pairs rarely disagree.
+    not); narrow when the pairs rarely disagree. ``precision`` (a half-width of the
+    difference) tunes the sequence to be tightest there.
     """
     a = _outcomes(wins_a, "wins_a")
     b = _outcomes(wins_b, "wins_b")
@@ -982,12 +998,15 @@ def paired_difference_sequence(
         raise SimlibInputError(
             f"wins_a and wins_b must cover the same games: lengths {a.size} and {b.size} differ"
         )
-    lo, hi = bounded_mean_sequence((a.astype(float) - b.astype(float) + 1.0) / 2.0, confidence)
+    tuned = None if precision is None else _check_precision(precision) / 2.0
+    lo, hi = bounded_mean_sequence(
+        (a.astype(float) - b.astype(float) + 1.0) / 2.0, confidence, tuned
+    )
     return 2.0 * lo - 1.0, 2.0 * hi - 1.0
 
 
 def paired_confidence_sequence(
-    wins_a: Any, wins_b: Any, confidence: float = 0.95
+    wins_a: Any, wins_b: Any, confidence: float = 0.95, precision: float | None = None
 ) -> PairedSequence:
     """Anytime-valid interval on ``rate_a - rate_b`` after all the paired games given.
 
@@ -999,13 +1018,15 @@ def paired_confidence_sequence(
         Outcomes of the same games (same seed and index) under A and under B, in order.
     confidence : float, default 0.95
         Level of the sequence.
+    precision : float, optional
+        The half-width it was tuned for (as in :func:`paired_difference_sequence`).
 
     Returns
     -------
     PairedSequence
 
     """
-    lo, hi = paired_difference_sequence(wins_a, wins_b, confidence)
+    lo, hi = paired_difference_sequence(wins_a, wins_b, confidence, precision)
     a = _outcomes(wins_a, "wins_a")
     b = _outcomes(wins_b, "wins_b")
     only_a = int(np.count_nonzero(a & ~b))
