@@ -6,7 +6,11 @@ The public API::
     res = simlib.run("subterra", preset="expert", games=100_000, seed=7)
     res.summary()
     sw = simlib.sweep("subterra", "hazard_cards", range(12, 25), games=100_000, seed=1)
-    simlib.compare(res_a, res_b)
+    simlib.compare(res_a, res_b)      # or a baseline against runs, sweeps, experiments
+    simlib.run("subterra", games=100_000, precision=0.01)   # stop at +-1 point (anytime)
+    simlib.compare_to_precision("subterra", {"preset": "normal"}, {"preset": "advanced"}, 0.01)
+    simlib.solve("subterra", "hazard_cards", target=0.5)
+    simlib.sensitivity("subterra", {"hazard_cards": (14, 22), "bot.risk": (0.2, 0.8)})
     exp = simlib.load_experiment("experiments/subterra_difficulty.toml")
     simlib.run_experiment(exp)
     simlib.games()                    # names of the known games
@@ -29,6 +33,9 @@ __all__ = [
     "run",
     "sweep",
     "compare",
+    "compare_to_precision",
+    "solve",
+    "sensitivity",
     "Results",
     "load_experiment",
     "run_experiment",
@@ -43,7 +50,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
     from simlib import report
     from simlib.core.ladder import ladder
     from simlib.core.results import Results
-    from simlib.core.runner import compare, run, sweep
+    from simlib.core.runner import compare, compare_to_precision, run, sweep
+    from simlib.core.sensitivity import sensitivity
+    from simlib.core.solve import solve
     from simlib.errors import SimlibInputError
     from simlib.experiment import load_experiment, run_experiment
 
@@ -51,6 +60,9 @@ _LAZY = {
     "run": ("simlib.core.runner", "run"),
     "sweep": ("simlib.core.runner", "sweep"),
     "compare": ("simlib.core.runner", "compare"),
+    "compare_to_precision": ("simlib.core.runner", "compare_to_precision"),
+    "solve": ("simlib.core.solve", "solve"),
+    "sensitivity": ("simlib.core.sensitivity", "sensitivity"),
     "Results": ("simlib.core.results", "Results"),
     "load_experiment": ("simlib.experiment", "load_experiment"),
     "run_experiment": ("simlib.experiment", "run_experiment"),

@@ -7,7 +7,13 @@ Subcommands::
     simlib sweep GAME --param KEY --values V [options]
                                              run each value of one setting (or bot.<param>)
     simlib experiment FILE.toml              run a TOML experiment, save results and a report
-    simlib compare DIR_A DIR_B               compare two runs' win rates (paired if seeds match)
+    simlib compare BASE OTHER...             compare win rates (paired if seeds match); a
+                                             sweep or experiment is compared cell by cell,
+                                             several with Holm-adjusted p-values
+    simlib solve GAME --param P --target 0.5 [--range LO:HI]
+                                             the value of a setting giving a target win rate
+    simlib sensitivity GAME --param KEY=LOW:HIGH ... [--method oat|sobol]
+                                             rank settings by their effect on the win rate
     simlib report DIR [--out FILE.html]      build an HTML report from a run or experiment
     simlib ladder GAME --games N [--budgets 0,4,16] [--preset P ...]
                                              skill ladder: scripted bots and the search bot
@@ -179,6 +185,35 @@ def _describe_run(res) -> str:
     )
 
 
+def _describe_stop(rule: dict) -> str:
+    """One line: where a run to a precision stopped, and why."""
+    why = (
+        f"its anytime interval reached ±{100 * rule['precision']:g} points"
+        if rule["stopped"] == "precision"
+        else f"it reached the cap of {rule['cap']:,} games before ±{100 * rule['precision']:g} "
+        "points"
+    )
+    return (
+        f"stopped after {rule['games']:,} games: {why} (looked every {rule['look']:,} games; "
+        f"{100 * rule['confidence']:g}% anytime CI [{100 * rule['win_lo']:.1f}%, "
+        f"{100 * rule['win_hi']:.1f}%])"
+    )
+
+
+def _precision(text: str) -> float:
+    """``--precision``: a half-width in (0, 0.5)."""
+    from simlib.core.stats import _check_precision
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise SimlibInputError(
+            f"--precision: '{text}' is not a number; expected a half-width in (0, 0.5), "
+            "e.g. 0.01 for ±1 point"
+        ) from None
+    return _check_precision(value, "--precision")
+
+
 def _backend(args) -> str:
     if args.backend is None:
         return "dask" if args.scheduler else "local"
@@ -300,6 +335,8 @@ def _cmd_run(args, state) -> int:
     from simlib.core.runner import run
 
     state["out"] = args.out
+    if args.precision is not None:
+        args.precision = _precision(args.precision)
     res = run(
         args.game,
         preset=args.preset,
@@ -309,9 +346,12 @@ def _cmd_run(args, state) -> int:
         games=args.games,
         seed=args.seed,
         out=args.out,
+        precision=args.precision,
         **_run_options(args),
     )
     print(_describe_run(res))
+    if "stopping" in res.meta:
+        print(_describe_stop(res.meta["stopping"]))
     print(_table(res))
     line = _readings_line(res.meta.get("game"), res.meta.get("settings"))
     if line:
@@ -364,6 +404,10 @@ def _cmd_experiment(args, state) -> int:
     state["out"] = str(exp.out)
     if isinstance(exp, TableExperiment):
         return _table_experiment(exp, args)
+    from simlib.overview import Overview
+
+    if isinstance(exp, Overview):
+        return _overview(exp, args)
     res = run_experiment(
         exp,
         progress=False if args.no_progress else None,
@@ -371,7 +415,14 @@ def _cmd_experiment(args, state) -> int:
         scheduler=args.scheduler,
         threads=args.threads,
     )
-    print(f"{exp.title}: {len(exp.cells)} cells x {exp.games:,} games, seed {exp.seed}")
+    if exp.precision is None:
+        print(f"{exp.title}: {len(exp.cells)} cells x {exp.games:,} games, seed {exp.seed}")
+    else:
+        print(
+            f"{exp.title}: {len(exp.cells)} cells, each to ±{100 * exp.precision:g} points "
+            f"(anytime 95% interval, at most {exp.games:,} games), seed {exp.seed}; "
+            f"{len(res.df):,} games in all"
+        )
     print(_table(res, by=exp.group_by()))
     varies = tuple(
         k for k in exp.cells[0].plan.values
@@ -388,6 +439,44 @@ def _cmd_experiment(args, state) -> int:
         print(Ladder.load(exp.out / LADDER_DIR).to_text())
     print(f"\nresults: {exp.out / 'results.parquet'}")
     print(f"report:  {exp.out / 'report.html'}")
+    return 0
+
+
+def _overview(ov, args) -> int:
+    """Run an overview file: print each game's steps and differences, and the files."""
+    from simlib.overview import run_overview
+
+    t = run_overview(
+        ov,
+        progress=False if args.no_progress else None,
+        backend=_backend(args),
+        scheduler=args.scheduler,
+        threads=args.threads,
+    )
+    steps, diffs = t["steps"], t["differences"]
+    print(
+        f"{ov.title}: {len(steps)} steps in {len(ov.studies)} games, each to "
+        f"±{100 * ov.precision:g} points (anytime 95% interval, at most {ov.games:,} games), "
+        f"seed {ov.seed}; {int(steps['n'].sum()):,} playthroughs"
+    )
+    shown = steps.assign(
+        win=[f"{100 * r:.1f}%" for r in steps["win_rate"]],
+        ci=[f"[{100 * a:.1f}%, {100 * b:.1f}%]"
+            for a, b in zip(steps["anytime_lo"], steps["anytime_hi"], strict=True)],
+    )[["game", "step", "bot", "n", "win", "ci", "stopped"]].rename(
+        columns={"n": "games", "win": "win rate", "ci": "95% anytime CI"}
+    )
+    with pd_display():
+        print(shown.to_string(index=False))
+        if len(diffs):
+            d = diffs.assign(
+                difference=[f"{100 * x:+.1f} pp" for x in diffs["diff"]],
+                ci=[f"[{100 * a:+.1f}, {100 * b:+.1f}]"
+                    for a, b in zip(diffs["diff_lo"], diffs["diff_hi"], strict=True)],
+            )[["game", "from", "to", "paired_games", "difference", "ci"]]
+            print("\npaired differences between consecutive steps (95% anytime CI, pp):")
+            print(d.to_string(index=False))
+    print(f"\nreport:  {ov.out / 'report.html'}")
     return 0
 
 
@@ -421,10 +510,128 @@ def _cmd_compare(args, state) -> int:
     from simlib.core.runner import compare
 
     a = Results.load(args.a)
-    b = Results.load(args.b)
-    print(f"A: {args.a}  {a!r}")
-    print(f"B: {args.b}  {b!r}")
-    print(compare(a, b, confidence=args.confidence))
+    others = [Results.load(b) for b in args.b]
+    result = compare(a, *others, confidence=args.confidence)
+    if len(args.b) == 1 and not hasattr(result, "table"):
+        print(f"A: {args.a}  {a!r}")
+        print(f"B: {args.b[0]}  {others[0]!r}")
+        print(result)
+        return 0
+    print(f"baseline: {args.a}  {a!r}")
+    for b, res in zip(args.b, others, strict=True):
+        print(f"vs:       {b}  {res!r}")
+    print(result)
+    return 0
+
+
+def _parse_range(spec: str | None, option: str = "--range") -> tuple[Any, Any]:
+    """``lo:hi`` (numbers) -> (lo, hi); None -> (None, None)."""
+    if spec is None:
+        return None, None
+    parts = spec.split(":")
+    if len(parts) != 2 or not all(p.strip() for p in parts):
+        raise SimlibInputError(f"{option} '{spec}': expected low:high, e.g. 12:24")
+    lo, hi = (_number(p, option) for p in parts)
+    if lo >= hi:
+        raise SimlibInputError(f"{option} '{spec}': low must be below high")
+    return lo, hi
+
+
+def _float_arg(text: str, option: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise SimlibInputError(f"{option}: '{text}' is not a number") from None
+    return value
+
+
+def _cmd_solve(args, state) -> int:
+    from simlib.core.solve import solve
+
+    target = _float_arg(args.target, "--target")
+    if not 0 < target < 1:
+        raise SimlibInputError(
+            f"--target: {args.target} is not allowed; expected a win rate strictly between 0 "
+            "and 1, e.g. 0.5"
+        )
+    lo, hi = _parse_range(args.range)
+    sol = solve(
+        args.game,
+        args.param,
+        target,
+        preset=args.preset,
+        settings=_pairs(args.set, "--set"),
+        bot=args.bot,
+        bot_params=_pairs(args.bot_param, "--bot-param"),
+        seed=args.seed,
+        precision=_precision(args.precision),
+        lo=lo,
+        hi=hi,
+        games=args.games,
+        **_run_options(args),
+    )
+    print(sol)
+    with pd_display():
+        print(sol.curve.to_string(index=False))
+    return 0
+
+
+def _param_ranges(items: list[str]) -> dict[str, tuple[Any, Any]]:
+    """``--param KEY=low:high`` (numbers, or two values of a reading) -> dict."""
+    out: dict[str, tuple[Any, Any]] = {}
+    for item in items:
+        key, sep, spec = item.partition("=")
+        key = key.strip()
+        parts = spec.split(":")
+        if not sep or not key or len(parts) != 2 or not all(p.strip() for p in parts):
+            raise SimlibInputError(
+                f"--param '{item}': expected KEY=low:high, e.g. --param hazard_cards=14:22 "
+                "(a reading: KEY=value:other)"
+            )
+        values: list[Any] = []
+        for part in parts:
+            try:
+                values.append(_number(part, "--param"))
+            except SimlibInputError:
+                values.append(part.strip())
+        if key in out:
+            raise SimlibInputError(f"--param '{key}' is given twice")
+        out[key] = (values[0], values[1])
+    return out
+
+
+def _cmd_sensitivity(args, state) -> int:
+    from simlib.core.sensitivity import sensitivity
+
+    result = sensitivity(
+        args.game,
+        _param_ranges(args.param),
+        args.method,
+        preset=args.preset,
+        settings=_pairs(args.set, "--set"),
+        bot=args.bot,
+        bot_params=_pairs(args.bot_param, "--bot-param"),
+        seed=args.seed,
+        precision=_precision(args.precision),
+        games=args.games,
+        samples=args.samples,
+        **_run_options(args),
+    )
+    print(result)
+    if args.chart:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from simlib.report import charts
+
+        if result.method != "oat":
+            raise SimlibInputError("--chart: the tornado chart draws one-at-a-time effects")
+        ax = charts.tornado(result.table)
+        ax.figure.savefig(args.chart, dpi=100)
+        plt.close(ax.figure)
+        print(f"chart written to {args.chart}")
     return 0
 
 
@@ -490,6 +697,7 @@ def _cmd_report(args, state) -> int:
         group_by=varying,
         sweep_params=numeric_settings,
         outcomes=meta.get("outcomes") or None,
+        anytime_prior=res.anytime_prior(varying or None),
         **_report_options(game, meta.get("settings")),
         ladder=lad,
     )
@@ -580,6 +788,22 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", help="folder for resumable checkpoints")
 
 
+def _add_config_options(p: argparse.ArgumentParser) -> None:
+    """Game, preset, settings, bot and seed (what solve and sensitivity hold fixed)."""
+    p.add_argument("game", help="game name (see 'simlib games')")
+    p.add_argument("--preset", help="preset name (default: the game's default preset)")
+    p.add_argument(
+        "--set", action="append", metavar="KEY=VALUE", help="setting override, repeatable"
+    )
+    p.add_argument("--bot", help="bot name (default: the game's default bot)")
+    p.add_argument(
+        "--bot-param", action="append", metavar="KEY=VALUE", help="bot parameter override"
+    )
+    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    _add_backend_options(p)
+    p.add_argument("--chunk-size", type=int, help="games per chunk")
+
+
 def _add_backend_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--backend",
@@ -613,6 +837,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="run playthroughs and print the summary")
     _add_run_options(p)
+    p.add_argument(
+        "--precision",
+        type=str,
+        help="play until the anytime 95%% interval is at most +-this (e.g. 0.01); "
+        "--games is then the cap",
+    )
     p.set_defaults(func=_cmd_run)
 
     p = sub.add_parser("sweep", help="run each value of one setting with the same seed")
@@ -627,14 +857,49 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_cmd_sweep)
 
+    p = sub.add_parser("solve", help="find the value of a setting that gives a target win rate")
+    _add_config_options(p)
+    p.add_argument("--param", required=True, help="numeric setting, or bot.<parameter>")
+    p.add_argument("--target", default="0.5", help="win rate sought, in (0, 1) (default 0.5)")
+    p.add_argument("--range", metavar="LO:HI", help="values searched (default: its bounds)")
+    p.add_argument(
+        "--precision", default="0.01", help="+- on each point's win rate (default 0.01)"
+    )
+    p.add_argument("--games", type=int, help="games per point (default: from --precision)")
+    p.set_defaults(func=_cmd_solve)
+
+    p = sub.add_parser("sensitivity", help="rank settings by how much they move the win rate")
+    _add_config_options(p)
+    p.add_argument(
+        "--param",
+        action="append",
+        required=True,
+        metavar="KEY=LOW:HIGH",
+        help="a setting or bot.<parameter> and its range (a reading: KEY=value:other); "
+        "repeatable",
+    )
+    p.add_argument("--method", choices=("oat", "sobol"), default="oat",
+                   help="oat: one at a time (default); sobol: Sobol indices via SALib")
+    p.add_argument("--precision", default="0.01",
+                   help="+- on each configuration's win rate (default 0.01)")
+    p.add_argument("--games", type=int, help="games per configuration (default: from --precision)")
+    p.add_argument("--samples", type=int, default=64,
+                   help="sobol: SALib's base sample size, a power of 2 (default 64)")
+    p.add_argument("--chart", metavar="FILE.png", help="oat: write the tornado chart here")
+    p.set_defaults(func=_cmd_sensitivity)
+
     p = sub.add_parser("experiment", help="run a TOML experiment file")
     p.add_argument("file", help="experiment .toml file")
     _add_backend_options(p)
     p.set_defaults(func=_cmd_experiment)
 
-    p = sub.add_parser("compare", help="compare the win rates of two result folders")
-    p.add_argument("a", metavar="DIR_A")
-    p.add_argument("b", metavar="DIR_B")
+    p = sub.add_parser(
+        "compare",
+        help="compare win rates: two runs, or a baseline against runs, sweeps or experiments "
+        "(cell by cell, Holm-adjusted)",
+    )
+    p.add_argument("a", metavar="BASE", help="the baseline: one run folder")
+    p.add_argument("b", metavar="OTHER", nargs="+", help="run, sweep or experiment folders")
     p.add_argument(
         "--confidence",
         type=float,

@@ -29,7 +29,9 @@ Keys
 required: playthroughs per cell), ``seed`` (int, 0 <= seed < 2**63, default 0), ``out``
 (folder; a relative path is relative to the **current working directory**, not to the TOML
 file; default ``results/<file name without .toml>``), ``bots`` and ``presets`` (lists of
-names), ``chunk_size`` (int, optional), and the tables ``grid``, ``settings``,
+names), ``chunk_size`` (int, optional), ``precision`` (float in (0, 0.5), optional: each
+cell plays until its win rate's anytime-valid 95% interval is at most ±precision, with
+``games`` as the cap; see ``simlib.run``), and the tables ``grid``, ``settings``,
 ``bot_params`` and ``report``. Any other key is refused.
 
 The cells are every combination of ``presets`` x ``bots`` x the ``grid`` values, named like
@@ -130,9 +132,10 @@ from simlib.core.runner import (
     _is_client,
     _value_label,
     check_out,
-    execute,
+    execute_plan,
     resolve_run,
 )
+from simlib.core.stats import _check_precision
 from simlib.errors import SimlibInputError
 from simlib.games.registry import get_game
 
@@ -165,6 +168,7 @@ TOP_KEYS: tuple[str, ...] = (
     "settings",
     "bot_params",
     "report",
+    "precision",
 )
 REPORT_KEYS = ("sweep", "group_by")
 TABLE_KEYS = ("title", "description", "game", "table", "options", "out")
@@ -223,11 +227,13 @@ class Experiment:
     ladder: Any = None
     path: Path | None = None
     source: dict[str, Any] = field(default_factory=dict)
+    precision: float | None = None
 
     def definition(self) -> dict[str, Any]:
         """Return the definition as plain JSON data (what ``experiment.json`` stores)."""
         return jsonable(
             {
+                "precision": self.precision,
                 "title": self.title,
                 "description": self.description,
                 "game": self.game,
@@ -385,6 +391,10 @@ def experiment_from_dict(
 
     if not isinstance(data, dict):
         raise fail("expected a TOML table of keys")
+    if data.get("kind") == "overview" or "study" in data:
+        from simlib.overview import overview_from_dict
+
+        return overview_from_dict(data, path)  # type: ignore[return-value]
     if "table" in data:
         return _table_experiment(data, path)
     if "options" in data:
@@ -409,6 +419,7 @@ def experiment_from_dict(
         chunk_size = (
             _check_int("chunk_size", data["chunk_size"], 1) if "chunk_size" in data else None
         )
+        precision = _check_precision(data["precision"]) if "precision" in data else None
     except SimlibInputError as err:
         raise fail(str(err)) from None
 
@@ -528,6 +539,7 @@ def experiment_from_dict(
         ladder=_ladder_plan(data, game, presets, settings, seed, games, fail),
         path=Path(path) if path is not None else None,
         source=data,
+        precision=precision,
     )
 
 
@@ -715,10 +727,13 @@ def run_experiment(
         ``table = NAME`` experiment the table (see :func:`run_table_experiment`).
 
     """
+    from simlib.overview import Overview, run_overview
     from simlib.report import html
 
-    if not isinstance(exp, (Experiment, TableExperiment)):
+    if not isinstance(exp, (Experiment, TableExperiment, Overview)):
         exp = load_experiment(exp)
+    if isinstance(exp, Overview):
+        return run_overview(exp, progress, backend, scheduler, threads)
     if isinstance(exp, TableExperiment):
         _check_options(backend, scheduler, None, progress, threads)
         return run_table_experiment(exp)
@@ -761,8 +776,9 @@ def run_experiment(
         for i, (cell, folder) in enumerate(zip(exp.cells, cell_dirs, strict=True)):
             desc = f"[{i + 1}/{len(exp.cells)}] {cell.name}"
             parts.append(
-                execute(
+                execute_plan(
                     cell.plan,
+                    precision=exp.precision,
                     backend=backend,
                     scheduler=scheduler,
                     chunk_size=exp.chunk_size,
@@ -802,7 +818,9 @@ def run_experiment(
         "settings": jsonable(exp.settings),
         "bot_params": jsonable(exp.bot_params),
         "seed": exp.seed,
-        "games per cell": exp.games,
+        "games per cell": exp.games
+        if exp.precision is None
+        else f"to ±{100 * exp.precision:g} points (anytime 95% interval), at most {exp.games:,}",
         "engine version": game.engine_version,
         "simlib version": __version__,
         "command": exp.command(),
@@ -815,6 +833,7 @@ def run_experiment(
         group_by=exp.group_by(),
         sweep_params=exp.sweep_params(),
         outcomes=list(game.outcomes),
+        anytime_prior=res.anytime_prior(exp.group_by()),
         **_report_options(game, exp.cells[0].plan.values),
         ladder=lad,
     )

@@ -408,3 +408,31 @@ def register_toy() -> ToyGame:
     """Register the toy game under "toy" and return it."""
     register(GAME)
     return GAME
+
+
+class HandicapToyGame(ToyGame):
+    """The toy game plus an integer setting ``handicap``: each point takes 0.01 off ``p``.
+
+    Its win chance falls in ``handicap``, a planted integer root for ``simlib.solve``; it
+    is registered as "toy_handicap" so the toy game's own settings stay as they are.
+    """
+
+    name = "toy_handicap"
+    title = "Toy coin game with a handicap"
+    settings = (
+        *ToyGame.settings,
+        Setting("handicap", int, 0, "each point takes 0.01 off p (floored at 0)", lo=0, hi=100),
+    )
+
+    def compile(self, values: dict[str, Any]) -> tuple:
+        p = max(0.0, values["p"] - 0.01 * values["handicap"])
+        return (np.float64(p), np.int64(values["max_rounds"]))
+
+
+HANDICAP_GAME = HandicapToyGame()
+
+
+def register_handicap_toy() -> HandicapToyGame:
+    """Register the handicap toy game under "toy_handicap" and return it."""
+    register(HANDICAP_GAME)
+    return HANDICAP_GAME

@@ -279,6 +279,7 @@ def run_meta(cfg: dict, games: int, games_present: int, out: str | None) -> dict
         "outcomes": list(cfg.get("outcomes", [])),
         "simlib_version": simlib_version(),
         "out": out,
+        **({"stopping": dict(cfg["stopping"])} if isinstance(cfg.get("stopping"), dict) else {}),
     }
 
 
@@ -322,7 +323,39 @@ class Results:
         """
         from simlib.report import tables
 
-        return tables.summary(self.df, by=by, outcomes=self.outcomes or None)
+        return tables.summary(
+            self.df, by=by, outcomes=self.outcomes or None, anytime_prior=self.anytime_prior(by)
+        )
+
+    def anytime_prior(self, by: str | Sequence[str] | None = None) -> float | None:
+        """Prior scale of the stopping rule when grouping by ``by`` gives runs that stopped.
+
+        A run to a precision (``meta["stopping"]``) is summarised with its anytime-valid
+        interval. For combined results that needs every part to have used the same rule and
+        each group of ``by`` to be one part; otherwise ``None``.
+        """
+        cells = self.meta.get("cells")
+        if cells is None:
+            rule = self.meta.get("stopping")
+            return float(rule["prior_games"]) if by is None and rule else None
+        rules = [c.get("stopping") for c in cells]
+        if not rules or not all(rules):
+            return None
+        priors = {float(r["prior_games"]) for r in rules}
+        keys = [by] if isinstance(by, str) else list(by or [])
+        varying = [c for c in self.meta.get("varying", []) if c in self.df.columns]
+        if len(priors) != 1 or len(varying) != len(self.meta.get("varying", [])):
+            return None
+        if not keys:
+            return priors.pop() if len(cells) == 1 else None
+        if any(k not in self.df.columns for k in keys):
+            return None
+        # each group must be exactly one part: grouping by the varying columns as well
+        # must not split any group
+        finer = self.df.groupby(list(dict.fromkeys(keys + varying)), observed=True).ngroups
+        if finer != self.df.groupby(keys, observed=True).ngroups:
+            return None
+        return priors.pop()
 
     def __repr__(self) -> str:
         m = self.meta

@@ -60,7 +60,17 @@ from simlib.core.results import (
 from simlib.errors import SimlibInputError
 from simlib.games.registry import get_game
 
-__all__ = ["run", "sweep", "compare", "DEFAULT_CHUNK_SIZE", "play_chunk"]
+__all__ = [
+    "run",
+    "sweep",
+    "compare",
+    "compare_to_precision",
+    "Comparisons",
+    "split_cells",
+    "DEFAULT_CHUNK_SIZE",
+    "PRECISION_LOOK",
+    "play_chunk",
+]
 
 #: Games per chunk when ``chunk_size`` is not given (local backend). A chunk is the unit of
 #: progress updates and checkpoints: large enough that per-chunk overhead (a kernel launch,
@@ -77,6 +87,10 @@ PROGRESS_DELAY = 2.0
 MAX_GAMES = 10**12 - 1
 
 BACKENDS = ("local", "dask")
+#: Games between two looks of a run to a precision: the stopping rule checks its interval
+#: after games 1000, 2000, ... (and at the cap), whatever the chunk size or backend, so
+#: the game count it stops at is a function of the seed alone.
+PRECISION_LOOK = 1000
 
 
 # --- resolving a run ------------------------------------------------------------------------
@@ -365,6 +379,7 @@ def run(
     out: str | os.PathLike | None = None,
     progress: bool | None = None,
     threads: int | None = None,
+    precision: float | None = None,
 ) -> Results:
     """Play ``games`` playthroughs of ``game`` and return their :class:`Results`.
 
@@ -402,6 +417,14 @@ def run(
     threads : int, optional
         Numba threads for this run (``1 .. NUMBA_NUM_THREADS``); restored afterwards. On
         dask: threads per task on the workers (default 1 on the automatic LocalCluster).
+    precision : float, optional
+        Play until the win rate's anytime-valid 95% interval
+        (:func:`simlib.core.stats.confidence_sequence`, prior tuned for this precision) has
+        a half-width of at most ``precision`` (0.01 = ±1 point), with ``games`` as the cap.
+        The interval is looked at every :data:`PRECISION_LOOK` games, so the games played
+        are always the prefix ``0 .. n-1`` and ``n`` depends only on the configuration and
+        the seed (not on chunking, backend or a resume). ``meta["stopping"]`` records the
+        precision, the prior, the cap, the ``n`` it stopped at and why, and the interval.
 
     Returns
     -------
@@ -424,8 +447,9 @@ def run(
         games=games,
         seed=seed,
     )
-    return execute(
+    return execute_plan(
         plan,
+        precision=precision,
         backend=backend,
         scheduler=scheduler,
         chunk_size=chunk_size,
@@ -433,6 +457,363 @@ def run(
         progress=progress,
         threads=threads,
     )
+
+
+def execute_plan(plan: RunPlan, *, precision: float | None = None, **options: Any) -> Results:
+    """Run ``plan`` for its ``games`` (:func:`execute`), or to ``precision`` with them as cap."""
+    if precision is None:
+        return execute(plan, **options)
+    return execute_to_precision(plan, precision, **options)
+
+
+def stopping_rule(precision: float, confidence: float = 0.95) -> dict[str, Any]:
+    """The parameters of a run to ``precision`` (validated), as ``meta["stopping"]`` holds."""
+    from simlib.core import stats
+
+    precision = stats._check_precision(precision)
+    return {
+        "precision": precision,
+        "confidence": confidence,
+        "look": PRECISION_LOOK,
+        "prior_games": stats.cs_prior_games(precision, confidence),
+        "interval": "anytime-valid confidence sequence (Robbins' beta-binomial mixture)",
+    }
+
+
+def find_stop(
+    wins: np.ndarray, rule: dict[str, Any], cap: int, first: int = 0
+) -> tuple[int | None, tuple[float, float]]:
+    """First look ``n`` (a multiple of the look, or ``cap``) after ``first`` that stops.
+
+    ``wins`` holds the outcomes of games ``0 .. len(wins)-1``. Returns ``(n, (lo, hi))``
+    for the first look ``n <= len(wins)`` whose confidence sequence has a half-width of at
+    most the precision (``cap`` always stops), or ``(None, last interval)``.
+    """
+    from simlib.core import stats
+
+    cum = np.cumsum(wins, dtype=np.int64)
+    look = int(rule["look"])
+    looks = list(range(look, min(cap, len(wins)) + 1, look))
+    if len(wins) >= cap and (not looks or looks[-1] != cap):
+        looks.append(cap)
+    interval = (0.0, 1.0)
+    for n in looks:
+        if n <= first:
+            continue
+        interval = stats.confidence_sequence(
+            int(cum[n - 1]), n, rule["confidence"], prior_games=rule["prior_games"]
+        )
+        if (interval[1] - interval[0]) / 2.0 <= rule["precision"] or n >= cap:
+            return n, interval
+    return None, interval
+
+
+def _next_stage(done: int, wins: np.ndarray, rule: dict[str, Any], cap: int) -> int:
+    """Games to have played after the next stage: a guess at the stopping n, on looks."""
+    from simlib.core import stats
+
+    look = int(rule["look"])
+    h = rule["precision"]
+    # Where the sequence reaches h at rate p: the tuning formula of cs_prior_games scaled
+    # by p (1 - p) / (1/4), and 10% more. Only a schedule: the stop is decided per look.
+    n_worst = stats._cs_tuning(h, rule["confidence"])[1]
+    p = float(np.mean(wins)) if len(wins) else 0.5
+    guess = 1.1 * n_worst * max(4.0 * p * (1.0 - p), 0.02) if len(wins) else n_worst / 4.0
+    target = max(done + look, math.ceil(guess / look) * look)
+    return min(cap, target)
+
+
+def execute_to_precision(plan: RunPlan, precision: float, **options: Any) -> Results:
+    """Run ``plan`` until the anytime interval reaches ``precision`` (cap ``plan.games``).
+
+    Plays in stages (a guess at the stopping game count each time); every stage only plays
+    the games not yet played (into ``out``, or a temporary folder when ``out`` is None),
+    and every look up to the stage's end is checked in order, so the stage sizes never
+    change where the run stops.
+    """
+    import shutil
+    import tempfile
+
+    rule = stopping_rule(precision)
+    out = options.pop("out", None)
+    tmp = Path(tempfile.mkdtemp(prefix="simlib-precision-")) if out is None else None
+    folder = Path(out) if out is not None else tmp / "run"  # type: ignore[operator]
+    try:
+        res, stopping = _stages(plan, rule, folder, options)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    meta = dict(res.meta)
+    meta.update(
+        {
+            "games": stopping["games"],
+            "games_present": len(res.df),
+            "complete": True,
+            "stopping": stopping,
+            "out": str(out) if out is not None else None,
+        }
+    )
+    if out is not None:
+        stored = read_run_config(folder)
+        stored.update({"games": stopping["games"], "complete": True, "stopping": stopping})
+        atomic_write_json(folder / RUN_FILE, stored)
+    return Results(res.df, meta)
+
+
+def _stages(
+    plan: RunPlan, rule: dict[str, Any], folder: Path, options: dict[str, Any]
+) -> tuple[Results, dict[str, Any]]:
+    from dataclasses import replace
+
+    cap = plan.games
+    stop: int | None = None
+    checked = 0
+    wins = np.zeros(0, dtype=bool)
+    interval = (0.0, 1.0)
+    res = None
+    while stop is None:
+        stage = _next_stage(checked, wins, rule, cap)
+        res = execute(replace(plan, games=stage), out=folder, **options)
+        wins = res.df["win"].to_numpy(dtype=bool)
+        stop, interval = find_stop(wins, rule, cap, checked)
+        checked = stage
+    assert res is not None
+    df = res.df.iloc[:stop].reset_index(drop=True) if stop < len(res.df) else res.df
+    half = (interval[1] - interval[0]) / 2.0
+    stopping = {
+        **rule,
+        "cap": cap,
+        "games": stop,
+        "stopped": "precision" if half <= rule["precision"] else "cap",
+        "win_lo": interval[0],
+        "win_hi": interval[1],
+    }
+    return Results(df, res.meta), stopping
+
+
+@dataclass
+class PrecisionComparison:
+    """Two settings played on the same seeds until their difference was known to a precision.
+
+    Attributes
+    ----------
+    a, b : Results
+        The two arms, games ``0 .. n-1`` each (game ``i`` on the same random stream).
+    sequence : simlib.core.stats.PairedSequence
+        The anytime-valid interval on ``rate_a - rate_b`` where the run stopped.
+    comparison : simlib.core.stats.Comparison
+        The fixed-n paired comparison of the same games (Newcombe interval, McNemar p);
+        its interval is only valid for a fixed game count, shown for reference.
+    precision : float
+        Target half-width of the difference.
+    stopped : str
+        ``"precision"`` or ``"cap"``.
+    unpaired_games : int or None
+        Games per arm the same anytime interval would need on independent arms (different
+        seeds) to reach the precision at the observed rates
+        (:func:`unpaired_games_needed`): an estimate from the rates, not a run; None if
+        beyond ``10**9``.
+
+    """
+
+    a: Results
+    b: Results
+    sequence: Any
+    comparison: Any
+    precision: float
+    stopped: str
+    unpaired_games: int | None
+
+    @property
+    def games(self) -> int:
+        """Games played per arm."""
+        return int(self.sequence.n)
+
+    def __str__(self) -> str:
+        """A short paragraph: the difference, its anytime interval, the games it took."""
+        s = self.sequence
+        saving = (
+            f"; an unpaired comparison would need about {self.unpaired_games:,} games per arm"
+            if self.unpaired_games
+            else ""
+        )
+        return (
+            f"A {self.comparison.rate_a:.1%} vs B {self.comparison.rate_b:.1%}: difference "
+            f"{100 * s.diff:+.2f} pp, {100 * s.confidence:g}% anytime CI "
+            f"[{100 * s.diff_lo:+.2f}, {100 * s.diff_hi:+.2f}] pp after {s.n:,} paired games "
+            f"per arm (stopped: {self.stopped}, target ±{100 * self.precision:g} pp){saving}"
+        )
+
+
+def unpaired_games_needed(
+    rate_a: float,
+    rate_b: float,
+    precision: float,
+    confidence: float = 0.95,
+    seed: int = 0,
+    limit: int = 2**24,
+) -> int | None:
+    """Games per arm the same anytime interval needs when the arms are independent.
+
+    :func:`~simlib.core.stats.paired_difference_sequence` is valid for any pairing of two
+    streams of independent games, including two runs on different seeds, where the pairs
+    disagree far more often than under common random numbers. This simulates two
+    independent Bernoulli streams at the given rates (numpy, ``seed``) and returns the
+    first look (multiple of :data:`PRECISION_LOOK`) at which their interval reaches
+    ``precision``: an estimate of the like-for-like unpaired cost, not a run of the game.
+    None if not reached within ``limit`` games.
+    """
+    from simlib.core import stats
+
+    rng = np.random.default_rng(seed)
+    n = 1 << 14
+    while n <= limit:
+        a = rng.random(n) < rate_a
+        b = rng.random(n) < rate_b
+        lo, hi = stats.paired_difference_sequence(a, b, confidence, precision)
+        looks = np.arange(PRECISION_LOOK, n + 1, PRECISION_LOOK)
+        ok = np.nonzero((hi[looks - 1] - lo[looks - 1]) / 2.0 <= precision)[0]
+        if ok.size:
+            return int(looks[ok[0]])
+        n *= 4
+    return None
+
+
+_ARM_KEYS = ("preset", "settings", "bot", "bot_params")
+
+
+def compare_to_precision(
+    game: str | Game,
+    a: dict[str, Any],
+    b: dict[str, Any],
+    precision: float,
+    *,
+    games: int = 1_000_000,
+    seed: int = 0,
+    confidence: float = 0.95,
+    **run_kwargs: Any,
+) -> PrecisionComparison:
+    """Play two configurations on the same seeds until their win-rate difference is known.
+
+    Both arms play games ``0, 1, 2, ...`` of ``seed`` (common random numbers) and the
+    anytime-valid interval on the paired difference (an empirical-Bernstein confidence
+    sequence, :func:`simlib.core.stats.paired_difference_sequence`) is looked at every
+    :data:`PRECISION_LOOK` games; play stops at the first look where its half-width is at
+    most ``precision``, or at ``games`` per arm. Only the discordant games (one arm won,
+    the other lost) carry the difference, so when the outcomes are correlated this stops
+    far sooner than an unpaired comparison would; ``unpaired_games`` says how much sooner.
+
+    Parameters
+    ----------
+    game : str or Game
+        The game.
+    a, b : dict
+        Each arm's configuration: any of ``preset``, ``settings``, ``bot``, ``bot_params``
+        (as in :func:`run`).
+    precision : float
+        Target half-width of the difference, in (0, 0.5).
+    games : int, default 1,000,000
+        Cap on games per arm.
+    seed : int, default 0
+        The seed both arms share.
+    confidence : float, default 0.95
+        Level of the anytime interval.
+    **run_kwargs
+        ``backend``, ``scheduler``, ``chunk_size``, ``progress``, ``threads``.
+
+    Returns
+    -------
+    PrecisionComparison
+
+    """
+    from dataclasses import replace
+
+    from simlib.core import stats
+
+    precision = stats._check_precision(precision)
+    confidence = stats._check_level(confidence, "confidence")
+    unknown = set(run_kwargs) - {"backend", "scheduler", "chunk_size", "progress", "threads"}
+    if unknown:
+        raise SimlibInputError(
+            f"compare_to_precision: unexpected argument '{sorted(unknown)[0]}'; allowed extra "
+            "arguments: backend, scheduler, chunk_size, progress, threads"
+        )
+    plans = []
+    for name, arm in (("a", a), ("b", b)):
+        if not isinstance(arm, dict):
+            raise SimlibInputError(
+                f"{name}: expected a dict with any of {', '.join(_ARM_KEYS)}, not "
+                f"{type(arm).__name__}"
+            )
+        extra = [k for k in arm if k not in _ARM_KEYS]
+        if extra:
+            raise SimlibInputError(
+                f"{name}: unknown key '{extra[0]}'; allowed: {', '.join(_ARM_KEYS)}"
+            )
+        plans.append(resolve_run(game, games=games, seed=seed, **arm))
+    import shutil
+    import tempfile
+
+    cap = plans[0].games
+    look = PRECISION_LOOK
+    tmp = Path(tempfile.mkdtemp(prefix="simlib-compare-"))
+    try:
+        checked, stop, seq = 0, None, None
+        wins_a = wins_b = np.zeros(0, dtype=bool)
+        res_a = res_b = None
+        while stop is None:
+            stage = _paired_stage(checked, wins_a, wins_b, precision, cap)
+            res_a = execute(replace(plans[0], games=stage), out=tmp / "a", **run_kwargs)
+            res_b = execute(replace(plans[1], games=stage), out=tmp / "b", **run_kwargs)
+            wins_a = res_a.df["win"].to_numpy(dtype=bool)
+            wins_b = res_b.df["win"].to_numpy(dtype=bool)
+            lo, hi = stats.paired_difference_sequence(wins_a, wins_b, confidence, precision)
+            looks = [n for n in range(look, stage + 1, look) if n > checked]
+            if stage >= cap and (not looks or looks[-1] != cap):
+                looks.append(cap)
+            for n in looks:
+                if (hi[n - 1] - lo[n - 1]) / 2.0 <= precision or n >= cap:
+                    stop = n
+                    seq = stats.paired_confidence_sequence(
+                        wins_a[:n], wins_b[:n], confidence, precision
+                    )
+                    break
+            checked = stage
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    assert res_a is not None and res_b is not None and seq is not None and stop is not None
+    arms = []
+    for res in (res_a, res_b):
+        meta = {**res.meta, "games": stop, "games_present": stop, "complete": True, "out": None}
+        arms.append(Results(res.df.iloc[:stop].reset_index(drop=True), meta))
+    fixed = stats.compare_paired(
+        arms[0].df["win"].to_numpy(bool), arms[1].df["win"].to_numpy(bool), confidence
+    )
+    return PrecisionComparison(
+        a=arms[0],
+        b=arms[1],
+        sequence=seq,
+        comparison=fixed,
+        precision=precision,
+        stopped="precision" if seq.half_width <= precision else "cap",
+        unpaired_games=unpaired_games_needed(fixed.rate_a, fixed.rate_b, precision, confidence),
+    )
+
+
+def _paired_stage(
+    done: int, wins_a: np.ndarray, wins_b: np.ndarray, precision: float, cap: int
+) -> int:
+    """Next stage end for a paired comparison: a guess from the discordant share so far."""
+    look = PRECISION_LOOK
+    if done == 0:
+        return min(cap, 4 * look)
+    # The half-width scales like sqrt(var(win_a - win_b) / n); 2x the fixed-n count
+    # covers the tuned sequence's premium. Only a schedule: the stop is decided look by look.
+    d = wins_a.astype(float) - wins_b.astype(float)
+    var = max(float(np.var(d)), 1e-3)
+    guess = 2.0 * var * (1.96 / precision) ** 2
+    target = max(done + look, min(4 * done, math.ceil(guess / look) * look))
+    return min(cap, target)
 
 
 def _check_options(backend, scheduler, chunk_size, progress, threads) -> None:
@@ -793,28 +1174,84 @@ def _is_client(obj: Any) -> bool:
 
 # --- comparisons ----------------------------------------------------------------------------
 def compare(
-    a: Results | str | os.PathLike, b: Results | str | os.PathLike, confidence: float = 0.95
+    a: Results | str | os.PathLike,
+    b: Any,
+    *others: Any,
+    confidence: float = 0.95,
 ):
-    """Compare the win rates of two results: difference with its interval and a p-value.
+    """Compare win rates: two runs, or one baseline against several runs or cells.
 
-    ``a`` and ``b`` are :class:`Results` or folders :meth:`Results.load` reads. When both
-    were run with the same seed over the same game indices, game ``i`` saw the same random
-    stream in both, so the comparison is paired (exact McNemar test on the discordant
-    games), which is much narrower; otherwise it is unpaired (two independent proportions).
+    ``a`` and each other argument are :class:`Results` or folders :meth:`Results.load`
+    reads. When two runs were played with the same seed over the same game indices, game
+    ``i`` saw the same random stream in both, so the comparison is paired (exact McNemar
+    test on the discordant games), which is much narrower; otherwise it is unpaired (two
+    independent proportions).
+
+    A sweep, an experiment or any combined results is never pooled into one rate: each
+    of its cells is compared on its own. With more than one comparison the result is a
+    :class:`Comparisons` table with Holm-adjusted p-values
+    (:func:`simlib.core.stats.holm`). The baseline ``a`` must be a single run.
+
+    Parameters
+    ----------
+    a : Results or path
+        The baseline: one run.
+    b, *others : Results, path, or a list of them
+        The runs (or sweeps / experiments, compared cell by cell) to set against ``a``.
+    confidence : float, default 0.95
+        Confidence level of the intervals.
 
     Returns
     -------
-    simlib.core.stats.Comparison
-        Prints as a one-paragraph summary; ``to_dict()`` gives the numbers.
+    simlib.core.stats.Comparison or Comparisons
+        One pair of single runs: a ``Comparison`` with ``diff = rate(a) - rate(b)`` (prints
+        as a one-paragraph summary; ``to_dict()`` gives the numbers). Otherwise a
+        ``Comparisons`` whose rows are ``diff = rate(cell) - rate(a)``.
 
     """
     from simlib.core import stats
 
-    ra = a if isinstance(a, Results) else Results.load(a)
-    rb = b if isinstance(b, Results) else Results.load(b)
-    for name, r in (("a", ra), ("b", rb)):
+    if others and isinstance(others[0], float) and not isinstance(b, (list, tuple)):
+        # compare(a, b, 0.9): the old positional confidence
+        if len(others) == 1:
+            confidence, others = others[0], ()
+    items: list[Any] = []
+    for item in (b, *others):
+        items.extend(item if isinstance(item, (list, tuple)) else [item])
+    base = a if isinstance(a, Results) else Results.load(a)
+    if len(base.meta.get("cells") or []) > 1:
+        raise SimlibInputError(
+            f"compare: the baseline holds {len(base.meta['cells'])} cells ({base!r}); it must "
+            "be one run: pass one cell's folder (e.g. DIR/cells/NAME or DIR/PARAM=VALUE)"
+        )
+    labelled: list[tuple[str, Results]] = []
+    many = len(items) > 1
+    for item in items:
+        res = item if isinstance(item, Results) else Results.load(item)
+        name = str(item) if not isinstance(item, Results) else _run_label(res)
+        cells = split_cells(res)
+        if len(cells) == 1:
+            labelled.append((name, cells[0][1]))
+        else:
+            many = True
+            labelled.extend((f"{name}: {label}", part) for label, part in cells)
+    for name, r in [("a", base), *labelled]:
         if len(r.df) == 0 or "win" not in r.df.columns:
             raise SimlibInputError(f"compare: results {name} holds no games")
+    if not many:
+        return _compare_two(base, labelled[0][1], confidence)
+    rows = []
+    for name, r in labelled:
+        c = _compare_two(r, base, confidence)
+        rows.append({"run": name, **c.to_dict(), "paired": c.paired})
+    table = pd.DataFrame(rows)
+    table["p_holm"] = stats.holm(table["p_value"].to_numpy(dtype=float))
+    return Comparisons(table, _run_label(base), confidence)
+
+
+def _compare_two(ra: Results, rb: Results, confidence: float):
+    from simlib.core import stats
+
     wins_a = ra.df["win"].to_numpy(dtype=bool)
     wins_b = rb.df["win"].to_numpy(dtype=bool)
     if is_paired(ra, rb):
@@ -822,6 +1259,108 @@ def compare(
     return stats.compare_unpaired(
         int(wins_a.sum()), len(wins_a), int(wins_b.sum()), len(wins_b), confidence=confidence
     )
+
+
+def _run_label(res: Results) -> str:
+    m = res.meta
+    if m.get("cells"):
+        return f"{m.get('game')} ({len(m['cells'])} cells)"
+    parts = [f"preset={m.get('preset')}", f"bot={m.get('bot')}"]
+    return ",".join(parts)
+
+
+def split_cells(res: Results) -> list[tuple[str, Results]]:
+    """Split combined results (a sweep, an experiment) back into its single runs.
+
+    Returns ``(label, Results)`` pairs, one per part in order, each label naming the part's
+    values of the varying columns (``preset=hard,cavers=5``); a single run is returned as
+    the one pair ``("", res)``.
+    """
+    cells = res.meta.get("cells")
+    if not cells:
+        return [("", res)]
+    lengths = [int(c.get("games_present", c.get("games", 0))) for c in cells]
+    if sum(lengths) != len(res.df):
+        raise SimlibInputError(
+            "compare: these combined results do not record each cell's games; load the "
+            "cells' folders one by one"
+        )
+    varying = list(res.meta.get("varying") or [])
+    out: list[tuple[str, Results]] = []
+    start = 0
+    for cell, n in zip(cells, lengths, strict=True):
+        df = res.df.iloc[start : start + n].reset_index(drop=True)
+        start += n
+        values = []
+        for col in varying:
+            if col in ("preset", "bot", "seed", "engine_version"):
+                values.append(f"{col}={cell.get(col)}")
+            elif col.startswith("bot."):
+                values.append(f"{col}={_fmt((cell.get('bot_params') or {}).get(col[4:]))}")
+            else:
+                values.append(f"{col}={_fmt((cell.get('settings') or {}).get(col))}")
+        out.append((",".join(values) or f"cell {len(out) + 1}", Results(df, dict(cell))))
+    return out
+
+
+class Comparisons:
+    """One baseline against several runs: a row per run, with Holm-adjusted p-values.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per compared run: ``run``, then the :class:`~simlib.core.stats.Comparison`
+        fields with ``a`` = the run and ``b`` = the baseline (``diff = rate - baseline``),
+        ``paired`` and ``p_holm`` (Holm's step-down adjustment over all rows: reject where
+        ``p_holm < alpha`` and the family-wise error rate stays at ``alpha``).
+    baseline : str
+        What the baseline is.
+    confidence : float
+        Level of the intervals (each interval is unadjusted).
+
+    """
+
+    def __init__(self, table: pd.DataFrame, baseline: str, confidence: float):
+        self.table = table
+        self.baseline = baseline
+        self.confidence = confidence
+
+    def __len__(self) -> int:
+        """Number of comparisons."""
+        return len(self.table)
+
+    def __str__(self) -> str:
+        """An aligned text table: run, win rate, difference with CI, p and Holm p."""
+        t = self.table
+        conf = f"{100 * self.confidence:g}% CI"
+
+        def p_text(p: float) -> str:
+            return "< 1e-300" if p == 0 else (f"{p:.1e}" if p < 1e-3 else f"{p:.3g}")
+
+        shown = pd.DataFrame(
+            {
+                "run": t["run"],
+                "games": [f"{n:,}" for n in t["n_a"]],
+                "win rate": [f"{r:.1%}" for r in t["rate_a"]],
+                "vs baseline": [f"{100 * d:+.1f} pp" for d in t["diff"]],
+                conf: [
+                    f"[{100 * lo:+.1f}, {100 * hi:+.1f}]"
+                    for lo, hi in zip(t["diff_lo"], t["diff_hi"], strict=True)
+                ],
+                "p": [p_text(p) for p in t["p_value"]],
+                "Holm p": [p_text(p) for p in t["p_holm"]],
+                "test": t["method"],
+            }
+        )
+        base_rate = t["rate_b"].iloc[0] if len(t) else float("nan")
+        head = (
+            f"baseline {self.baseline}: win rate {base_rate:.1%}; {len(t)} comparisons, "
+            "p-values Holm-adjusted for the family"
+        )
+        return head + "\n" + shown.to_string(index=False)
+
+    def __repr__(self) -> str:
+        return f"Comparisons({len(self)} runs against {self.baseline})"
 
 
 def is_paired(a: Results, b: Results) -> bool:

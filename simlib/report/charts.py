@@ -28,6 +28,7 @@ __all__ = [
     "heatmap",
     "matchup_heatmap",
     "card_win_rate_chart",
+    "tornado",
     "fig_to_png_bytes",
 ]
 
@@ -669,3 +670,46 @@ def fig_to_png_bytes(fig, dpi=100):
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata={"Software": None})
     return buf.getvalue()
+
+
+def tornado(table, ax=None, label="win rate"):
+    """Tornado chart of one-at-a-time effects (:func:`simlib.sensitivity`, ``method="oat"``).
+
+    One horizontal bar per parameter from its win rate at ``low`` to its win rate at
+    ``high``, largest effect on top, drawn around the baseline win rate (vertical line);
+    whiskers are the 95% paired interval of the effect, placed at the ``high`` end.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        With ``param``, ``low``, ``high``, ``rate_low``, ``rate_high``, ``rate_base``,
+        ``effect_lo``, ``effect_hi``.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if omitted.
+    label : str
+        What the x axis measures.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    """
+    t = table.iloc[::-1].reset_index(drop=True)
+    ax = _new_ax(ax, figsize=(7.5, 0.5 * len(t) + 1.8))
+    y = np.arange(len(t))
+    left = np.minimum(t["rate_low"], t["rate_high"])
+    width = np.abs(t["rate_high"] - t["rate_low"])
+    colors = np.where(t["rate_high"] >= t["rate_low"], "#3b7dd8", "#d8703b")
+    ax.barh(y, width, left=left, color=colors, height=0.6)
+    err_lo = t["rate_low"] + t["effect_lo"]
+    err_hi = t["rate_low"] + t["effect_hi"]
+    ax.hlines(y, err_lo, err_hi, color="black", linewidth=1.2)
+    base = float(t["rate_base"].iloc[0]) if len(t) else 0.5
+    ax.axvline(base, color="grey", linestyle="--", linewidth=1)
+    ax.set_yticks(y, [f"{p}  ({lo} → {hi})" for p, lo, hi in zip(t["param"], t["low"], t["high"],
+                                                                  strict=True)])
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel(f"{label} at low → high (blue: rises, orange: falls; line: 95% paired CI "
+                  "of the effect)")
+    ax.set_title(f"What moves the {label} (baseline {base:.1%})")
+    return ax

@@ -148,6 +148,7 @@ def _render(
     first_column: Hashable | None = None,
     card_masks: Sequence[Sequence[Hashable]] | None = None,
     card_labels: Sequence[Hashable] | None = None,
+    anytime_prior: float | None = None,
 ) -> str:
     by = group_by or None
     out = [
@@ -163,8 +164,16 @@ def _render(
         *_readings_html(readings, df),
     ]
 
-    summ = tables.summary(df, by=by, outcomes=outcomes)
+    summ = tables.summary(df, by=by, outcomes=outcomes, anytime_prior=anytime_prior)
     out += [f"<h2>{_e(SECTIONS[1])}</h2>", _table_html(tables.format_table(summ), group_by)]
+    if anytime_prior is not None:
+        out.append(
+            '<p class="note">Each group played until its win rate was known to the stated '
+            "precision, so its game count depends on its results: the anytime interval "
+            "(Robbins' beta-binomial mixture confidence sequence, prior worth "
+            f"{anytime_prior:,.0f} games) is the one that stays valid after such stopping; "
+            "the Wilson interval beside it is only valid for a fixed game count.</p>"
+        )
     out += _two_seat_html(df, matchup, first_column, card_masks, card_labels)
 
     if sweep_params:
@@ -338,6 +347,7 @@ def build_report(
     first_column: Hashable | None = None,
     card_masks: Sequence[Sequence[Hashable]] | None = None,
     card_labels: Sequence[Hashable] | None = None,
+    anytime_prior: float | None = None,
 ) -> Path:
     """Write one self-contained HTML report of a set of playthroughs.
 
@@ -395,6 +405,10 @@ def build_report(
         (:func:`simlib.report.tables.card_win_rates`). Skipped when a column is missing.
     card_labels : sequence, optional
         Item names by item id for ``card_masks``.
+    anytime_prior : float, optional
+        Runs to a precision: the prior scale of their stopping rule; the summary then
+        shows each group's anytime-valid interval
+        (:func:`simlib.report.tables.summary`).
 
     Returns
     -------
@@ -443,6 +457,7 @@ def build_report(
         first_column=first_column,
         card_masks=card_masks,
         card_labels=card_labels,
+        anytime_prior=anytime_prior,
     )
 
     _write_atomic(path, document)

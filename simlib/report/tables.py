@@ -171,6 +171,7 @@ def summary(
     by: Hashable | Sequence[Hashable] | None = None,
     outcomes: Sequence[Hashable] | None = None,
     confidence: float = 0.95,
+    anytime_prior: float | None = None,
 ) -> pd.DataFrame:
     """Win rate with a Wilson interval, outcome shares and mean rounds, per group.
 
@@ -188,13 +189,20 @@ def summary(
         ``outcome`` if categorical, else its sorted values.
     confidence : float, default 0.95
         Confidence level of the Wilson score interval on the win rate.
+    anytime_prior : float, optional
+        For runs that stopped on their data (``simlib.run(..., precision=...)``): the
+        prior scale of their stopping rule (``meta["stopping"]["prior_games"]``). Adds
+        ``anytime_lo`` and ``anytime_hi``, the anytime-valid interval
+        (:func:`simlib.core.stats.confidence_sequence`) that stays valid after stopping;
+        meaningful only when each group is one such run.
 
     Returns
     -------
     pandas.DataFrame
         One row per group (one row for ``by=None``) with the group columns first, then
-        ``n``, ``wins``, ``win_rate``, ``win_lo``, ``win_hi``, ``share_<outcome>`` for each
-        outcome, and ``mean_rounds``. ``attrs["confidence"]`` records the level.
+        ``n``, ``wins``, ``win_rate``, ``win_lo``, ``win_hi`` (then ``anytime_lo``,
+        ``anytime_hi`` if asked), ``share_<outcome>`` for each outcome, and
+        ``mean_rounds``. ``attrs["confidence"]`` records the level.
 
     """
     from simlib.core.stats import wilson_interval
@@ -221,6 +229,14 @@ def summary(
         hi[seen] = np.asarray(hi_s, dtype=float)
     out["win_lo"] = lo
     out["win_hi"] = hi
+    if anytime_prior is not None:
+        from simlib.core.stats import confidence_sequence
+
+        a_lo, a_hi = confidence_sequence(
+            wins, n, confidence=confidence, prior_games=anytime_prior
+        )
+        out["anytime_lo"] = np.where(seen, a_lo, np.nan)
+        out["anytime_hi"] = np.where(seen, a_hi, np.nan)
 
     if "outcome" in df.columns:
         order = outcome_order(df, outcomes)
@@ -499,6 +515,13 @@ def format_table(summary_df: pd.DataFrame) -> pd.DataFrame:
                 for lo, hi in zip(values, summary_df["win_hi"], strict=True)
             ]
         elif col == "win_hi" and "win_lo" in summary_df.columns:
+            continue
+        elif col == "anytime_lo" and "anytime_hi" in summary_df.columns:
+            out[f"{100 * conf:g}% anytime CI"] = [
+                "n/a" if pd.isna(lo) else f"[{_pct(lo)}, {_pct(hi)}]"
+                for lo, hi in zip(values, summary_df["anytime_hi"], strict=True)
+            ]
+        elif col == "anytime_hi" and "anytime_lo" in summary_df.columns:
             continue
         elif isinstance(col, str) and col.startswith("share_"):
             out[col[len("share_") :]] = [_pct(v) for v in values]
