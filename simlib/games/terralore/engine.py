@@ -452,21 +452,34 @@ def play_phase_nb(S, played, cards, cfg, s, bot_id, bp, pay, ctx):
     for _ in range(PMAX):
         k, p = bots.choose_play_nb(S, cards, cfg[CFG_LANE_SIZE], cfg[CFG_CASTLE_HP], s, bot_id,
                                    bp, ctx)
-        if k < 0 or not can_place_nb(S, cards, cfg, s, k, p):
+        if not play_choice_nb(S, played, cards, cfg, s, k, p, bot_id, bp, pay):
             return
-        i = S[s, HAND_AT + k]
-        c = S[s, INST_AT + i]
-        cost = cards[c, CFC.COST]
-        bots.choose_payment_nb(S, cards, s, i, cost, bot_id, bp, pay)
-        victim = -1
-        if cards[c, CFC.ACTS] == CTYPE.CREATURE and S[s, PS.LANE_N + p] >= cfg[CFG_LANE_SIZE]:
-            victim = bots.choose_victim_nb(S, cards, s, p, bot_id, bp)
-            if victim < 0 or victim >= S[s, PS.LANE_N + p]:
-                return
-        for j in range(cost):
-            if pay[j] == i or hand_slot_nb(S, s, pay[j]) < 0:
-                return
-        place_card_nb(S, played, cards, cfg, s, i, p, pay, cost, victim)
+
+
+@njit(refcount=False)
+def play_choice_nb(S, played, cards, cfg, s, k, p, bot_id, bp, pay):
+    """Seat ``s`` plays its hand card in slot ``k`` into lane ``p``, if it may.
+
+    The bot picks the payment (TL-013) and the creature that makes room (TL-066). Returns
+    False (nothing placed: the seat passes) for ``k < 0`` or a play the rules refuse.
+    Writes ``S``, ``played`` and ``pay``.
+    """
+    if k < 0 or not can_place_nb(S, cards, cfg, s, k, p):
+        return False
+    i = S[s, HAND_AT + k]
+    c = S[s, INST_AT + i]
+    cost = cards[c, CFC.COST]
+    bots.choose_payment_nb(S, cards, s, i, cost, bot_id, bp, pay)
+    victim = -1
+    if cards[c, CFC.ACTS] == CTYPE.CREATURE and S[s, PS.LANE_N + p] >= cfg[CFG_LANE_SIZE]:
+        victim = bots.choose_victim_nb(S, cards, s, p, bot_id, bp)
+        if victim < 0 or victim >= S[s, PS.LANE_N + p]:
+            return False
+    for j in range(cost):
+        if pay[j] == i or hand_slot_nb(S, s, pay[j]) < 0:
+            return False
+    place_card_nb(S, played, cards, cfg, s, i, p, pay, cost, victim)
+    return True
 
 
 # --- the Reveal Phase ------------------------------------------------------------------------
@@ -761,24 +774,44 @@ def play_turns_nb(S, gs, played, params, bot_ids, bp, pay, ctx, rng):
     """
     cfg, cards, decks, dpts, damt = params
     while gs[GS.TURN] < MAX_TURNS:
-        gs[GS.TURN] += 1
-        if gs[GS.TURN] > 1:  # TL-009: no draw on the first turn
-            if draw_phase_nb(S, cfg):
-                end_by_deck_out_nb(S, gs, cards)
-                break
-        if gs[GS.CHECK] != 0:
-            gs[GS.VIOL] += count_breaches_nb(S, cfg)
+        if begin_turn_nb(S, gs, cards, cfg):
+            break
         for s in range(2):
             play_phase_nb(S, played, cards, cfg, s, bot_ids[s], bp[s], pay, ctx)
-        opener = reveal_phase_nb(S, gs, cards, cfg, rng)
-        if not castle_fallen_nb(S):  # a castle fallen in the reveal ends the match there
-            counting_phase_nb(S, cards, cfg, opener)
-        if gs[GS.CHECK] != 0:
-            gs[GS.VIOL] += count_breaches_nb(S, cfg)
-        if end_by_castle_nb(S, gs, cards):
+        if end_turn_nb(S, gs, cards, cfg, rng):
             break
     if gs[GS.WINNER] == STILL_PLAYING:
         tiebreak_nb(S, gs, cards)  # only with draw_per_turn = 0: the turn cap ends it
+
+
+@njit(refcount=False)
+def begin_turn_nb(S, gs, cards, cfg):
+    """Start the next turn: its Draw Phase (none on turn 1, TL-009).
+
+    Returns True when the match ended for want of a card (TL-014). Writes ``S``, ``gs``.
+    """
+    gs[GS.TURN] += 1
+    if gs[GS.TURN] > 1:  # TL-009
+        if draw_phase_nb(S, cfg):
+            end_by_deck_out_nb(S, gs, cards)
+            return True
+    if gs[GS.CHECK] != 0:
+        gs[GS.VIOL] += count_breaches_nb(S, cfg)
+    return False
+
+
+@njit(refcount=False)
+def end_turn_nb(S, gs, cards, cfg, rng):
+    """Finish a turn whose Play Phase is done: Reveal, Counting, the castle check.
+
+    Returns True when the match ended. Writes ``S``, ``gs`` and ``rng``.
+    """
+    opener = reveal_phase_nb(S, gs, cards, cfg, rng)
+    if not castle_fallen_nb(S):  # a castle fallen in the reveal ends the match there
+        counting_phase_nb(S, cards, cfg, opener)
+    if gs[GS.CHECK] != 0:
+        gs[GS.VIOL] += count_breaches_nb(S, cfg)
+    return end_by_castle_nb(S, gs, cards)
 
 
 record_dt = np.dtype(
