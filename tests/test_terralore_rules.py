@@ -464,12 +464,12 @@ def test_tl039_tl040_cards_are_placed_face_down_and_bots_do_not_see_them():
     before = b.S.copy()
     from simlib.games.terralore import bots as tl_bots
 
-    choice = tl_bots.choose_play_nb(b.S, b.cards, 4, 10, 0, 1, bp, b.ctx)
+    choice = tl_bots.choose_play_nb(b.S, b.cards, 4, 10, 7, 2, 0, 1, bp, b.ctx)
     b.S[:] = before
     b.place(1, w, 0, pay=[pay, b.S[1, HAND_AT]])  # seat 1 attacks seat 0's lane face-down
     assert b.hidden(1, 0) == [1]  # TL-039
     assert b.total(1, 0, face_up_only=True) == 0
-    assert tl_bots.choose_play_nb(b.S, b.cards, 4, 10, 0, 1, bp, b.ctx) == choice  # TL-040
+    assert tl_bots.choose_play_nb(b.S, b.cards, 4, 10, 7, 2, 0, 1, bp, b.ctx) == choice  # TL-040
 
 
 def test_tl041_several_cards_in_one_turn_each_paying_its_cost():

@@ -111,7 +111,7 @@ class Terralore(Game):
 
     name = "terralore"
     title = "Terralore"
-    engine_version = "2"
+    engine_version = "3"
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "standard"

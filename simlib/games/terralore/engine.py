@@ -450,8 +450,8 @@ def play_phase_nb(S, played, cards, cfg, s, bot_id, bp, pay, ctx):
     ``played``, ``pay`` and ``ctx``.
     """
     for _ in range(PMAX):
-        k, p = bots.choose_play_nb(S, cards, cfg[CFG_LANE_SIZE], cfg[CFG_CASTLE_HP], s, bot_id,
-                                   bp, ctx)
+        k, p = bots.choose_play_nb(S, cards, cfg[CFG_LANE_SIZE], cfg[CFG_CASTLE_HP],
+                                   cfg[CFG_HAND_LIMIT], cfg[CFG_DRAW], s, bot_id, bp, ctx)
         if not play_choice_nb(S, played, cards, cfg, s, k, p, bot_id, bp, pay):
             return
 

@@ -192,8 +192,9 @@ def candidates_nb(S, params, s, vk, vl, rbp, ctx, cand):
             if not engine.can_place_nb(S, cards, cfg, s, k, p):
                 continue
             if legal > ALL_LEGAL:
-                v, best = bots.card_value_nb(S, cards, cfg[engine.CFG_CASTLE_HP], s,
-                                             S[s, HAND_AT + k], rbp[s], ctx)
+                v, best = bots.card_value_nb(S, cards, cfg[engine.CFG_CASTLE_HP],
+                                             cfg[engine.CFG_HAND_LIMIT], cfg[engine.CFG_DRAW],
+                                             s, S[s, HAND_AT + k], rbp[s], ctx)
                 if p != best and engine.can_place_nb(S, cards, cfg, s, k, best):
                     continue
             if k == vk and p == vl:
@@ -214,7 +215,8 @@ def choose_search_nb(S, S_pre, params, gs, s, budget, rids, rbp, pay, ctx, srng,
     cfg, cards, decks, dpts, damt = params
     V, g, played, pool, keys, rr, cand, total = scr
     vk, vl = bots.choose_play_nb(S, cards, cfg[engine.CFG_LANE_SIZE], cfg[engine.CFG_CASTLE_HP],
-                                 s, rids[s], rbp[s], ctx)
+                                 cfg[engine.CFG_HAND_LIMIT], cfg[engine.CFG_DRAW], s, rids[s],
+                                 rbp[s], ctx)
     if budget <= 0:
         return vk, vl
     nc = candidates_nb(S, params, s, vk, vl, rbp, ctx, cand)
