@@ -35,11 +35,13 @@ Readings of the checklist's open items (``shared/rules/terralore-checklist.md``)
 ------------------------------------------------------------------------------------
 - TL-013: the cost is paid with other cards from hand (never the card itself) when the
   card is placed in the Play Phase; the bot picks which.
-- TL-016: a player who must draw 2 with 1 card left draws it, then loses for being unable
-  to draw the second. Draws are made one at a time by both players together, so both
-  failing on the same draw is "running out at the same time" (TL-073); a failure on an
-  earlier draw loses outright. A card effect that draws from an empty deck draws nothing
-  (only the Draw Phase's draws are ones a player "has to" make).
+- TL-016 (setting ``short_draw``): a player who must draw 2 with 1 card left draws it,
+  then loses for being unable to draw the second (``lose``, the default); ``play_on``
+  draws it and plays on, losing only at a Draw Phase that finds the deck empty. Draws
+  are made one at a time by both players together, so both failing on the same draw is
+  "running out at the same time" (TL-073); a failure on an earlier draw loses outright.
+  A card effect that draws from an empty deck draws nothing (only the Draw Phase's draws
+  are ones a player "has to" make).
 - TL-024: a skill resolves when revealed, then goes to its owner's graveyard; it takes no
   creature slot.
 - TL-029: a landmark scores no points; it is placed face-down in a lane like every card
@@ -60,8 +62,10 @@ Readings of the checklist's open items (``shared/rules/terralore-checklist.md``)
 - TL-017: a castle reaching 0 loses at once. A card revealed in the Reveal Phase that
   brings a castle to 0 ends the match after its reveal step: the later steps are not
   revealed and no counting follows; a castle at 0 is never healed back.
-- TL-062: castle HP stops at 0; both castles at 0 in one Counting Phase go to the
-  tiebreakers (equal HP, so field points, then a draw).
+- TL-062 (setting ``both_castles_fall``): castle HP stops at 0; both castles at 0 in one
+  Counting Phase go to the tiebreakers (equal HP, so field points, then a draw:
+  ``tiebreak``, the default); ``overkill`` lets the castle dealt more damage beyond 0 lose
+  first (equal overkill: the tiebreakers).
 - TL-063: healing never raises a castle above its starting HP (``castle_hp``).
 - TL-076: field points are the points of all of a player's creatures in both lanes,
   with boosts, weakens and landmark boosts applied (never below 0 per creature); skills,
@@ -111,7 +115,7 @@ class Terralore(Game):
 
     name = "terralore"
     title = "Terralore"
-    engine_version = "3"
+    engine_version = "4"
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "standard"

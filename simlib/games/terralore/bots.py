@@ -470,8 +470,9 @@ def free_discards_nb(S, hand_limit, draw, s):
 
     Cards the next Draw Phase would push over the hand limit are lost anyway (TL-008); and
     when either deck holds fewer than ``draw`` cards the next Draw Phase ends the match
-    (TL-014/016), so nothing kept in hand is worth anything (returns a large number). Counts
-    the card being played itself: the hand after it is ``HAND_N - 1``.
+    (TL-014/016, the literal ``short_draw`` reading, which the bot assumes under either),
+    so nothing kept in hand is worth anything (returns a large number). Counts the card
+    being played itself: the hand after it is ``HAND_N - 1``.
     """
     left = DECK - S[s, PS.DECK_TOP]
     theirs = DECK - S[1 - s, PS.DECK_TOP]

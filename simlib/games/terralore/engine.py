@@ -70,7 +70,9 @@ CFG_FIRST = 5  # -1: die roll (TL-043); 0/1: that seat wins the round-1 roll
 CFG_CHECK = 6
 CFG_DECK0 = 7
 CFG_DECK1 = 8
-CFG_N = 9
+CFG_SHORT_DRAW = 9  # TL-016: 0 'lose' (draw what is left, then lose), 1 'play_on'
+CFG_BOTH_FALL = 10  # TL-062: 0 'tiebreak' (HP stops at 0), 1 'overkill'
+CFG_N = 11
 
 OUTCOME_NAMES = CAUSE_NAMES
 STILL_PLAYING = -2
@@ -222,6 +224,7 @@ def damage_nb(S, s, n):
     lost = n if n < hp else hp
     S[s, PS.HP] = hp - lost
     S[s, PS.DAMAGE_TAKEN] += lost
+    S[s, PS.OVERKILL] += n - lost  # only the TL-062 'overkill' reading reads it
 
 
 @njit(refcount=False)
@@ -355,6 +358,7 @@ def reset_nb(S, gs, played, params):
             S[s, ZONE_AT + i] = ZONE.DECK
     gs[GS.WINNER] = STILL_PLAYING
     gs[GS.CHECK] = cfg[CFG_CHECK]
+    gs[GS.BOTH_FALL] = cfg[CFG_BOTH_FALL]
 
 
 @njit(refcount=False)
@@ -376,15 +380,25 @@ def draw_phase_nb(S, cfg):
     A player who has to draw from an empty deck is out (TL-014/015/016); both out on the
     same draw means a tiebreak (TL-073). Returns True when the match ended. Writes ``S``.
     """
+    first = True
     for _ in range(cfg[CFG_DRAW]):
         out0 = S[0, PS.DECK_TOP] >= DECK
         out1 = S[1, PS.DECK_TOP] >= DECK
         if out0 or out1:
+            if not first and cfg[CFG_SHORT_DRAW] != 0:
+                # TL-016 'play_on': the deck ran out during this phase; only a Draw Phase
+                # that finds it empty loses
+                if not out0:
+                    draw_card_nb(S, cfg, 0)
+                if not out1:
+                    draw_card_nb(S, cfg, 1)
+                continue
             S[0, PS.OUT] = 1 if out0 else 0
             S[1, PS.OUT] = 1 if out1 else 0
             return True
         draw_card_nb(S, cfg, 0)
         draw_card_nb(S, cfg, 1)
+        first = False
     return False
 
 
@@ -687,6 +701,11 @@ def end_by_castle_nb(S, gs, cards):
     """
     z0 = S[0, PS.HP] <= 0
     z1 = S[1, PS.HP] <= 0
+    if z0 and z1 and gs[GS.BOTH_FALL] != 0 and S[0, PS.OVERKILL] != S[1, PS.OVERKILL]:
+        # TL-062 'overkill': the castle dealt more damage beyond 0 falls first
+        gs[GS.WINNER] = 0 if S[0, PS.OVERKILL] < S[1, PS.OVERKILL] else 1
+        gs[GS.CAUSE] = CAUSE.TIEBREAK
+        return True
     if z0 and z1:
         tiebreak_nb(S, gs, cards)
         return True

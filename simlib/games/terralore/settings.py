@@ -33,6 +33,15 @@ SETTINGS = (
             hi=DECK),
     Setting("lane_size", int, 4, "creatures a player may have in one lane (rulebook: 4)",
             lo=1, hi=LMAX),
+    Setting("short_draw", str, "lose", "TL-016, a player who must draw 2 with 1 card left: "
+            "'lose' draws it, then loses for being unable to draw the second (the literal "
+            "reading); 'play_on' draws it and plays on, losing only at a Draw Phase that finds "
+            "the deck empty", choices=("lose", "play_on"), reading="TL-016"),
+    Setting("both_castles_fall", str, "tiebreak", "TL-062, both castles at 0 in one "
+            "Counting Phase: 'tiebreak' (HP stops at 0, so the tiebreakers decide: field "
+            "points, then a draw; the literal reading) or 'overkill' (the castle dealt more "
+            "damage beyond 0 loses; equal overkill goes to the tiebreakers)",
+            choices=("tiebreak", "overkill"), reading="TL-062"),
     Setting("data", str, "default", "card pool and decks: 'default' or a TOML file whose "
             "[[cards]] / [decks] replace the defaults (illustrative, see data/default.toml)"),
     Setting("check_invariants", bool, False, "check that every card is accounted for after "
