@@ -342,3 +342,10 @@ def test_ladder_settings_put_the_rung_bot_at_seat_0_against_value():
     df = simlib.run("terralore", settings=ls, bot="search", bot_params={"budget": 0},
                     games=3, seed=1, progress=False).df
     assert (df["bot0"] == "search").all() and (df["bot1"] == "value").all()
+
+
+def test_search_games_keep_every_card_accounted_for():
+    df = _run(16, {"check_invariants": True, "deck0": "shadow_control",
+                   "deck1": "nature_swarm"}, budget=2)
+    assert (df["invariant_violations"] == 0).all()
+    assert (df["bot0"] == "search").all() and (df["bot1"] == "search").all()
