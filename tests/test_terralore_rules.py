@@ -246,6 +246,32 @@ def test_tl014_tl015_tl016_draw_the_last_card_then_lose_on_the_second():
     assert b.gs[GS.WINNER] == 1 and b.gs[GS.CAUSE] == CAUSE.DECK_OUT  # TL-071
 
 
+def test_tl016_reading_play_on_draws_the_last_card_and_plays_on():
+    b = Board(short_draw="play_on")
+    b.deck_left(0, 1)
+    n = b.ps(0, "HAND_N")
+    top1 = b.ps(1, "DECK_TOP")
+    assert not engine.draw_phase_nb(b.S, b.cfg)  # the last card drawn, the match goes on
+    assert b.ps(0, "DECK_TOP") == DECK and b.ps(0, "HAND_N") == n + 1
+    assert b.ps(1, "DECK_TOP") == top1 + 2  # the opponent drew both of its cards
+    assert engine.draw_phase_nb(b.S, b.cfg)  # the next Draw Phase finds the deck empty
+    assert b.ps(0, "OUT") == 1 and b.ps(1, "OUT") == 0
+    # both decks empty on the same first draw: the tiebreakers (TL-073), in either reading
+    b2 = Board(short_draw="play_on")
+    b2.deck_left(0, 0)
+    b2.deck_left(1, 0)
+    assert engine.draw_phase_nb(b2.S, b2.cfg)
+    assert b2.ps(0, "OUT") == 1 and b2.ps(1, "OUT") == 1
+
+
+def test_tl016_readings_move_whole_matches():
+    lit = play({"deck0": "balanced", "deck1": "nature_swarm"}, games=400, seed=8)
+    alt = play({"deck0": "balanced", "deck1": "nature_swarm", "short_draw": "play_on"},
+               games=400, seed=8)
+    assert (lit["outcome"] == "deck_out").sum() > 0
+    assert not lit["rounds"].equals(alt["rounds"])
+
+
 def test_tl015_an_empty_deck_alone_does_not_lose():
     b = Board()
     b.deck_left(0, 0)
@@ -334,6 +360,35 @@ def test_tl062_both_castles_fall_together_go_to_the_tiebreakers():
     assert b.hp(0) == 0 and b.hp(1) == 0
     assert engine.end_by_castle_nb(b.S, b.gs, b.cards)
     assert b.gs[GS.WINNER] == 0 and b.gs[GS.CAUSE] == CAUSE.TIEBREAK  # 6 field points to 5
+
+
+def test_tl062_reading_overkill_the_castle_dealt_more_beyond_zero_loses():
+    for reading, winner in (("tiebreak", 0), ("overkill", 1)):
+        b = Board(both_castles_fall=reading)
+        b.creature(0, ATK0, "Gaia Titan")  # 6 into seat 1's empty defence: 3 beyond 0
+        b.creature(1, 0, "Mountain King")  # 5 into seat 0's empty defence: 4 beyond 0
+        b.hp(0, 1)
+        b.hp(1, 3)
+        b.count()
+        assert b.hp(0) == 0 and b.hp(1) == 0
+        assert engine.end_by_castle_nb(b.S, b.gs, b.cards)
+        # tiebreak: HP stop at 0, field points 6 to 5; overkill: seat 0 took 4 beyond 0, 3
+        assert b.gs[GS.WINNER] == winner and b.gs[GS.CAUSE] == CAUSE.TIEBREAK, reading
+    b = Board(both_castles_fall="overkill")  # equal overkill: the tiebreakers again
+    b.creature(0, ATK0, "Gaia Titan")
+    b.creature(1, 0, "Mountain King")
+    b.hp(0, 2)
+    b.hp(1, 3)
+    b.count()
+    assert engine.end_by_castle_nb(b.S, b.gs, b.cards)
+    assert b.gs[GS.WINNER] == 0
+
+
+def test_tl016_tl062_are_listed_readings():
+    names = {s.name: s.reading for s in GAME.readings()}
+    assert names["short_draw"] == "TL-016" and names["both_castles_fall"] == "TL-062"
+    assert GAME.setting("short_draw").default == "lose"
+    assert GAME.setting("both_castles_fall").default == "tiebreak"
 
 
 # --- creatures, skills, landmarks -------------------------------------------------------------
@@ -464,12 +519,12 @@ def test_tl039_tl040_cards_are_placed_face_down_and_bots_do_not_see_them():
     before = b.S.copy()
     from simlib.games.terralore import bots as tl_bots
 
-    choice = tl_bots.choose_play_nb(b.S, b.cards, 4, 10, 0, 1, bp, b.ctx)
+    choice = tl_bots.choose_play_nb(b.S, b.cards, 4, 10, 7, 2, 0, 1, bp, b.ctx)
     b.S[:] = before
     b.place(1, w, 0, pay=[pay, b.S[1, HAND_AT]])  # seat 1 attacks seat 0's lane face-down
     assert b.hidden(1, 0) == [1]  # TL-039
     assert b.total(1, 0, face_up_only=True) == 0
-    assert tl_bots.choose_play_nb(b.S, b.cards, 4, 10, 0, 1, bp, b.ctx) == choice  # TL-040
+    assert tl_bots.choose_play_nb(b.S, b.cards, 4, 10, 7, 2, 0, 1, bp, b.ctx) == choice  # TL-040
 
 
 def test_tl041_several_cards_in_one_turn_each_paying_its_cost():
@@ -765,9 +820,22 @@ def test_tl083_tl084_synergy_reads_the_whole_deck_list():
     other[0] = cid("Gaia Titan")  # one card of cost 3 breaks it
     pts2, _ = tl_compile.deck_arrays(cards, other)
     assert pts2[j] == cards[cid("Dawn Herald"), CFC.POINTS]
-    rush = tl_compile.deck_list(DATA, "fire_rush")  # 9 fire cards >= 6
+    # TL-083: every card of the deck, never "enough of them": fire_rush holds 9 fire cards
+    # of 20, so Inferno Titan's "every card is fire" synergy does not hold there ...
+    rush = tl_compile.deck_list(DATA, "fire_rush")
+    titan = list(rush).index(cid("Inferno Titan"))
+    assert 5 < int(np.sum(cards[rush, CFC.AFF] == cards[cid("Inferno Titan"), CFC.AFF])) < DECK
     pts3, _ = tl_compile.deck_arrays(cards, rush)
-    assert pts3[list(rush).index(cid("Inferno Titan"))] == 4 + 2
+    assert pts3[titan] == 4
+    # ... and holds in a list whose every card is fire (a made-up list: the rule test needs
+    # only the affinities), and one non-fire card breaks it again
+    fire = [c for c in range(len(cards)) if cards[c, CFC.AFF] == cards[cid("Inferno Titan"),
+                                                                         CFC.AFF]
+            and cards[c, CFC.TYPE] != 4]
+    mono = np.array([cid("Inferno Titan")] + (fire * DECK)[:DECK - 1], dtype=rush.dtype)
+    assert pts3[titan] + 2 == tl_compile.deck_arrays(cards, mono)[0][0]
+    mono[5] = cid("Wolf")
+    assert tl_compile.deck_arrays(cards, mono)[0][0] == 4
     # TL-084: the list, not what is left: the compiled deck is fixed for the whole match
 
 

@@ -2,15 +2,28 @@
 
 Module layout: ``state.py`` (array layouts, card-table columns, effect vocabulary),
 ``engine.py`` (draws, play, reveal, effects, traps, counting, the end, the batch kernel),
-``bots.py`` (scripted players), ``compile.py`` (card pool and decks -> arrays),
-``settings.py`` (settings), ``data/default.toml`` (an illustrative card pool and decks).
+``bots.py`` (scripted players), ``search.py`` (the search bot), ``compile.py`` (card pool
+and decks -> arrays), ``settings.py`` (settings), ``data/default.toml`` (an illustrative
+card pool and decks).
 
 Seats, bots and results
 -----------------------
 Seat 0 plays ``deck0`` with ``bot0``, seat 1 ``deck1`` with ``bot1``; a seat bot of
-``"run"`` is the run's ``bot`` with its ``bot_params`` (so ``simlib.run("terralore")`` is a
-mirror match of the default deck and bot, and a sweep of ``bot.<param>`` tunes every seat
-that plays the run's bot). One row per match: ``winner`` (0, 1, -1 draw), ``win``
+``"run"`` (the default at both seats) is the run's ``bot`` with its ``bot_params`` (so
+``simlib.run("terralore")`` is a mirror match of the default deck and bot, and a sweep of
+``bot.<param>`` tunes every seat that plays the run's bot); a seat bot named in the
+settings plays with its default parameters, whatever ``bot_params`` say. The skill
+ladder's overrides (:meth:`Terralore.ladder_settings`) set ``bot1 = "value"``, so each
+rung's bot and parameters play seat 0 against the default bot at seat 1.
+
+Bots: the scripted ``aggressive``, ``defensive`` and ``value`` (``bots.py``), and
+``search`` (``search.py``): flat Monte Carlo over each card it plays, with ``value``
+rollouts from a copy of the state whose unseen cards are dealt again at random, and
+``budget`` rollouts per candidate (budget 0 plays exactly as ``value``). It may sit at
+either seat or both; its rollouts draw from side stream 1 of the match, so the match's
+own stream, and every scripted game, is unchanged.
+
+One row per match: ``winner`` (0, 1, -1 draw), ``win``
 (seat 0 won), ``outcome`` (how it ended: castle, deck_out, tiebreak, draw), ``rounds``
 (turns played), ``first_player``, ``hp0``/``hp1``, ``deck0``/``deck1``, ``bot0``/``bot1``,
 ``field0``/``field1`` (final field points), cards played, graveyard and exile sizes, and
@@ -22,11 +35,13 @@ Readings of the checklist's open items (``shared/rules/terralore-checklist.md``)
 ------------------------------------------------------------------------------------
 - TL-013: the cost is paid with other cards from hand (never the card itself) when the
   card is placed in the Play Phase; the bot picks which.
-- TL-016: a player who must draw 2 with 1 card left draws it, then loses for being unable
-  to draw the second. Draws are made one at a time by both players together, so both
-  failing on the same draw is "running out at the same time" (TL-073); a failure on an
-  earlier draw loses outright. A card effect that draws from an empty deck draws nothing
-  (only the Draw Phase's draws are ones a player "has to" make).
+- TL-016 (setting ``short_draw``): a player who must draw 2 with 1 card left draws it,
+  then loses for being unable to draw the second (``lose``, the default); ``play_on``
+  draws it and plays on, losing only at a Draw Phase that finds the deck empty. Draws
+  are made one at a time by both players together, so both failing on the same draw is
+  "running out at the same time" (TL-073); a failure on an earlier draw loses outright.
+  A card effect that draws from an empty deck draws nothing (only the Draw Phase's draws
+  are ones a player "has to" make).
 - TL-024: a skill resolves when revealed, then goes to its owner's graveyard; it takes no
   creature slot.
 - TL-029: a landmark scores no points; it is placed face-down in a lane like every card
@@ -47,8 +62,10 @@ Readings of the checklist's open items (``shared/rules/terralore-checklist.md``)
 - TL-017: a castle reaching 0 loses at once. A card revealed in the Reveal Phase that
   brings a castle to 0 ends the match after its reveal step: the later steps are not
   revealed and no counting follows; a castle at 0 is never healed back.
-- TL-062: castle HP stops at 0; both castles at 0 in one Counting Phase go to the
-  tiebreakers (equal HP, so field points, then a draw).
+- TL-062 (setting ``both_castles_fall``): castle HP stops at 0; both castles at 0 in one
+  Counting Phase go to the tiebreakers (equal HP, so field points, then a draw:
+  ``tiebreak``, the default); ``overkill`` lets the castle dealt more damage beyond 0 lose
+  first (equal overkill: the tiebreakers).
 - TL-063: healing never raises a castle above its starting HP (``castle_hp``).
 - TL-076: field points are the points of all of a player's creatures in both lanes,
   with boosts, weakens and landmark boosts applied (never below 0 per creature); skills,
@@ -80,6 +97,7 @@ from simlib.core.game import Bot, Game
 from simlib.games.terralore import bots as _bots
 from simlib.games.terralore import compile as _compile
 from simlib.games.terralore import engine as _engine
+from simlib.games.terralore import search as _search
 from simlib.games.terralore import settings as _settings
 from simlib.games.terralore.state import NW
 
@@ -97,15 +115,20 @@ class Terralore(Game):
 
     name = "terralore"
     title = "Terralore"
-    engine_version = "2"
+    engine_version = "4"
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "standard"
-    bots = tuple(
+    bots = (*(
         Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults, strict=True)),
             dict(_bots.PARAM_HELP), dict(_bots.PARAM_BOUNDS))
         for name, (bid, defaults, desc) in _bots.BOTS.items()
-    )
+    ), Bot("search", _search.SEARCH_ID,
+           "flat Monte Carlo over each card it plays: rollouts of value from a copy of the "
+           "state with the unseen cards dealt again at random",
+           {"budget": float(_search.DEFAULT_BUDGET)},
+           {"budget": "rollouts per candidate play (whole number; 0 plays exactly as value)"},
+           {"budget": (0.0, float(_search.MAX_BUDGET))}))
     default_bot = "value"
     outcomes = _engine.OUTCOME_NAMES
     measure_columns = MEASURES
@@ -129,25 +152,50 @@ class Terralore(Game):
         self._data = values["data"]
         ids = np.full(2, -1, dtype=np.int64)
         bp = np.zeros((2, len(_bots.PARAM_NAMES)), dtype=np.float64)
+        budgets = np.zeros(2, dtype=np.int64)
         for s, key in enumerate(("bot0", "bot1")):
             if values[key] != "run":
                 b = self.bot(values[key])
                 ids[s] = b.id
-                bp[s] = list(b.params.values())
-        return (params, ids, bp, tuple(self.deck_names(values)))
+                if b.id == _search.SEARCH_ID:
+                    budgets[s] = int(b.params["budget"])
+                else:
+                    bp[s] = list(b.params.values())
+        return (params, ids, bp, budgets, tuple(self.deck_names(values)))
+
+    def ladder_settings(self) -> dict[str, Any]:
+        """Every rung of a skill ladder plays seat 0 against ``value`` at seat 1.
+
+        ``bot0`` stays ``"run"``, so the rung's bot and its parameters play seat 0.
+        """
+        return {"bot1": "value"}
 
     def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
-        """Play matches ``start .. start+count-1`` and return their records."""
-        params, seat_ids, seat_bp, deck_names = compiled
+        """Play matches ``start .. start+count-1`` and return their records.
+
+        A seat set to ``"run"`` plays the run's bot with ``bot_params``; a searching seat's
+        ``budget`` is the whole part of its parameter. Matches with a searching seat run in
+        ``search.play_block_search_nb``, every other match in ``engine.play_block_nb``.
+        """
+        params, seat_ids, seat_bp, seat_budgets, deck_names = compiled
         ids = seat_ids.copy()
         bp = seat_bp.copy()
+        budgets = seat_budgets.copy()
         run_bp = np.ascontiguousarray(bot_params, dtype=np.float64)
         for s in range(2):
             if ids[s] < 0:
                 ids[s] = int(bot_id)
-                bp[s] = run_bp
+                if ids[s] == _search.SEARCH_ID:
+                    budgets[s] = int(run_bp[0])
+                else:
+                    bp[s] = run_bp
         dt = np.dtype(_engine.record_dt, metadata={"decks": deck_names})
         out = np.zeros(count, dtype=dt)
+        if (ids == _search.SEARCH_ID).any():
+            value = np.array(_bots.BOTS["value"][1], dtype=np.float64)
+            rbp = np.ascontiguousarray(np.broadcast_to(value, (2, value.size)))
+            return play_blocks(_search.play_block_search_nb, (params, ids, bp, budgets, rbp),
+                               seed, start, out, BLOCK)
         return play_blocks(_engine.play_block_nb, (params, ids, bp), seed, start, out, BLOCK)
 
     def _data_of(self, values: dict[str, Any] | None) -> str:

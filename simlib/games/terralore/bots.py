@@ -19,12 +19,20 @@ every card it can pay for, in each lane, and plays the best one if its price bea
   ``draw_weight``, boosts by the creatures they reach; landmarks x ``landmark_weight``
   (less the landmark they replace); traps x ``trap_weight``.
 - The price of paying is ``cost_weight`` times the worth of the cheapest cards in hand
-  (points + effect amount + 1 each), which are the ones discarded.
+  (points + effect amount + 1 each), which are the ones discarded. With
+  ``hand_limit_aware``, the cards the next Draw Phase would push over the hand limit are
+  discarded for free (they are lost anyway), and so is everything on the last turn (a deck
+  too short for the next Draw Phase ends the match); draws count only the cards the hand
+  can hold, and ``deck_race_weight`` prices falling behind in the deck-out race (drawing)
+  or pulling ahead (milling the opponent).
 
 The three bots (``BOTS``) are the same code with different parameters: ``aggressive``
 fills its attacking lane and burns; ``defensive`` matches the opponent's attack first and
 keeps a card in hand; ``value`` plays the best worth per card spent and uses removal,
-healing and draws where they do most.
+healing and draws where they do most, and is the one that knows the hand limit and the
+hand limit (``hand_limit_aware = 1``; the other two keep it off). ``deck_race_weight``
+is off in all three: priced at 2, 4 or 8 it made ``value`` avoid its draw cards and lose
+more matches than it saved from deck-out (README, Terralore).
 """
 
 from __future__ import annotations
@@ -62,10 +70,13 @@ P_HEAL = 9
 P_DRAW = 10
 P_LANDMARK = 11
 P_TRAP = 12
+P_HAND_AWARE = 13
+P_RACE = 14
 
 PARAM_NAMES = ("attack_weight", "defend_weight", "defend_margin", "panic_hp", "cost_weight",
                "min_score", "reserve", "removal_weight", "burn_weight", "heal_weight",
-               "draw_weight", "landmark_weight", "trap_weight")
+               "draw_weight", "landmark_weight", "trap_weight", "hand_limit_aware",
+               "deck_race_weight")
 PARAM_HELP = {
     "attack_weight": "worth of a point of damage a creature adds in the attacking lane",
     "defend_weight": "worth of a point of the opponent's attack a creature covers",
@@ -80,23 +91,32 @@ PARAM_HELP = {
     "draw_weight": "worth per card drawn",
     "landmark_weight": "multiplier on the worth of a landmark",
     "trap_weight": "worth per point of a trap's amount",
+    "hand_limit_aware": "1: a card the hand limit (or the match's end) takes anyway is free to "
+                        "discard, and only draws the hand can hold count; 0: every kept card "
+                        "and every draw counts",
+    "deck_race_weight": "worth of being ahead in the deck-out race (more cards left than the "
+                        "opponent), lost by drawing and won by milling; 0 ignores the race",
 }
 PARAM_BOUNDS = {
     "attack_weight": (0.0, 5.0), "defend_weight": (0.0, 5.0), "defend_margin": (0.0, 10.0),
     "panic_hp": (0.0, 99.0), "cost_weight": (0.0, 5.0), "min_score": (-10.0, 20.0),
     "reserve": (0.0, 16.0), "removal_weight": (0.0, 5.0), "burn_weight": (0.0, 5.0),
     "heal_weight": (0.0, 5.0), "draw_weight": (0.0, 5.0), "landmark_weight": (0.0, 5.0),
-    "trap_weight": (0.0, 5.0),
+    "trap_weight": (0.0, 5.0), "hand_limit_aware": (0.0, 1.0), "deck_race_weight": (0.0, 20.0),
 }
 
 # name -> (id, defaults in PARAM_NAMES order, description)
 BOTS = {
-    "aggressive": (0, (1.5, 0.2, 0.0, 2.0, 0.3, 0.5, 0.0, 0.8, 1.5, 0.3, 0.5, 0.8, 0.3),
+    "aggressive": (0, (1.5, 0.2, 0.0, 2.0, 0.3, 0.5, 0.0, 0.8, 1.5, 0.3, 0.5, 0.8, 0.3, 0.0,
+                       0.0),
                    "fills its attacking lane, burns the castle, spends freely"),
-    "defensive": (1, (0.7, 1.5, 2.0, 5.0, 0.5, 0.5, 1.0, 1.0, 0.7, 1.2, 0.8, 1.0, 1.2),
+    "defensive": (1, (0.7, 1.5, 2.0, 5.0, 0.5, 0.5, 1.0, 1.0, 0.7, 1.2, 0.8, 1.0, 1.2, 0.0,
+                      0.0),
                   "matches the opponent's attack first, heals, sets traps, keeps a card"),
-    "value": (2, (1.0, 1.0, 1.0, 4.0, 0.8, 0.8, 1.0, 1.2, 1.0, 0.8, 1.0, 1.0, 0.8),
-              "best worth per card spent; removal, healing and draws where they pay"),
+    "value": (2, (1.0, 1.0, 1.0, 4.0, 0.8, 0.8, 1.0, 1.2, 1.0, 0.8, 1.0, 1.0, 0.8, 1.0, 0.0),
+              "best worth per card spent, knowing the hand limit takes surplus cards "
+              "(discards free then; draws count only if the hand can hold them); removal, "
+              "healing and draws where they pay"),
 }
 
 NEG = -1.0e9
@@ -264,12 +284,82 @@ def creature_value_nb(ctx, hp, v, defend, bp):
     return val
 
 
+@njit(inline="always")
+def race_nb(mine, theirs):
+    """Share of the deck-out race for a seat with ``mine`` cards left against ``theirs``.
+
+    Both draw together, one card at a time (TL-016): fewer cards left runs out first.
+    """
+    if mine > theirs:
+        return 1.0
+    if mine == theirs:
+        return 0.5
+    return 0.0
+
+
 @njit(refcount=False)
-def card_value_nb(S, cards, castle_hp, s, i, bp, ctx):
+def draw_worth_nb(S, cards, hand_limit, draw, s, i, n, bp):
+    """Worth of instance ``i``'s effect drawing ``n`` cards for seat ``s``.
+
+    With ``hand_limit_aware``, only the cards the hand can still hold after this play and
+    the next Draw Phase count (a card drawn into a full hand, or that pushes out a later
+    draw, is only a card lost from the deck); with ``deck_race_weight``, falling behind in
+    the deck-out race costs that weight per share of it lost.
+    """
+    left = DECK - S[s, PS.DECK_TOP]
+    got = n if n < left else left
+    useful = float(got)
+    if bp[P_HAND_AWARE] > 0:
+        after = S[s, PS.HAND_N] - 1 - cards[S[s, INST_AT + i], CFC.COST]
+        rest = left - got
+        nd = draw if draw < rest else rest
+        room = hand_limit - after - nd
+        if room < 0:
+            room = 0
+        useful = float(got if got < room else room)
+    worth = bp[P_DRAW] * useful
+    if bp[P_RACE] > 0:
+        theirs = DECK - S[1 - s, PS.DECK_TOP]
+        worth -= (bp[P_RACE] * lead_nb(S, s)
+                  * (race_nb(left, theirs) - race_nb(left - got, theirs)))
+    return worth
+
+
+@njit(inline="always")
+def lead_nb(S, s):
+    """What a deck-out result is worth to seat ``s`` over the tiebreak it replaces.
+
+    A match both players run out of together goes to the tiebreakers, castle HP first
+    (TL-073/074): the race matters in full to the seat ahead on HP, half on equal HP, and
+    not to the seat behind (it would lose the tiebreak anyway).
+    """
+    mine = S[s, PS.HP]
+    theirs = S[1 - s, PS.HP]
+    if mine > theirs:
+        return 1.0
+    if mine == theirs:
+        return 0.5
+    return 0.0
+
+
+@njit(refcount=False)
+def mill_race_nb(S, s, n, bp):
+    """Deck-out race share seat ``s`` gains by milling ``n`` of the opponent's cards, weighted."""
+    left = DECK - S[s, PS.DECK_TOP]
+    theirs = DECK - S[1 - s, PS.DECK_TOP]
+    m = n if n < theirs else theirs
+    return bp[P_RACE] * (1.0 - lead_nb(S, 1 - s)) * (race_nb(left, theirs - m)
+                                                     - race_nb(left, theirs))
+
+
+@njit(refcount=False)
+def card_value_nb(S, cards, castle_hp, hand_limit, draw, s, i, bp, ctx):
     """Best worth of playing instance ``i`` and the lane it goes to: (worth, lane).
 
-    ``ctx`` is the summary of :func:`summarize_nb` for seat ``s``.
+    ``ctx`` is the summary of :func:`summarize_nb` for seat ``s``; ``hand_limit`` and
+    ``draw`` (cards drawn a turn) price draws when ``hand_limit_aware`` is on.
     """
+    new_draws = bp[P_HAND_AWARE] > 0 or bp[P_RACE] > 0
     o = 1 - s
     hp = S[s, PS.HP]
     c = S[s, INST_AT + i]
@@ -285,7 +375,10 @@ def card_value_nb(S, cards, castle_hp, s, i, bp, ctx):
             gain = castle_hp - hp
             bonus = bp[P_HEAL] * (n if n < gain else gain)
         elif e == EFFECT.DRAW:
-            bonus = bp[P_DRAW] * n
+            if new_draws:
+                bonus = draw_worth_nb(S, cards, hand_limit, draw, s, i, n, bp)
+            else:
+                bonus = bp[P_DRAW] * n
         a = creature_value_nb(ctx, hp, v, False, bp)
         d = creature_value_nb(ctx, hp, v, True, bp)
         # on-reveal effects that aim "here" pull the creature to the lane they reach
@@ -324,6 +417,8 @@ def card_value_nb(S, cards, castle_hp, s, i, bp, ctx):
                 return 0.8 * n * ctx[C_OPP_UP_ATK] * bp[P_ATTACK], o
             return 0.8 * n * ctx[C_OPP_UP_DEF] * bp[P_DEFEND], s
         if e == EFFECT.DRAW:
+            if new_draws:
+                return draw_worth_nb(S, cards, hand_limit, draw, s, i, n, bp), s
             left = DECK - S[s, PS.DECK_TOP]
             return bp[P_DRAW] * (n if n < left else left), s
         if e == EFFECT.SUMMON:
@@ -333,6 +428,8 @@ def card_value_nb(S, cards, castle_hp, s, i, bp, ctx):
             if a >= d:
                 return a * n, o
             return d * n, s
+        if e == EFFECT.MILL and bp[P_RACE] > 0:
+            return 0.5 * bp[P_DRAW] * n + mill_race_nb(S, s, n, bp), s
         if e == EFFECT.MILL or e == EFFECT.RAISE:
             return 0.5 * bp[P_DRAW] * n, s
         if e == EFFECT.GIVE_TOKEN:
@@ -368,16 +465,38 @@ def card_value_nb(S, cards, castle_hp, s, i, bp, ctx):
 
 
 @njit(refcount=False)
-def choose_play_nb(S, cards, lane_size, castle_hp, s, bot_id, bp, ctx):
+def free_discards_nb(S, hand_limit, draw, s):
+    """Cards seat ``s`` may discard at no loss before this turn's plays end.
+
+    Cards the next Draw Phase would push over the hand limit are lost anyway (TL-008); and
+    when either deck holds fewer than ``draw`` cards the next Draw Phase ends the match
+    (TL-014/016, the literal ``short_draw`` reading, which the bot assumes under either),
+    so nothing kept in hand is worth anything (returns a large number). Counts the card
+    being played itself: the hand after it is ``HAND_N - 1``.
+    """
+    left = DECK - S[s, PS.DECK_TOP]
+    theirs = DECK - S[1 - s, PS.DECK_TOP]
+    if draw > 0 and (left < draw or theirs < draw):
+        return 1 << 20
+    over = S[s, PS.HAND_N] - 1 + draw - hand_limit
+    return over if over > 0 else 0
+
+
+@njit(refcount=False)
+def choose_play_nb(S, cards, lane_size, castle_hp, hand_limit, draw, s, bot_id, bp, ctx):
     """The next card seat ``s`` plays: (hand slot, lane), or (-1, -1) to pass.
 
-    ``ctx`` is float64 scratch of length ``C_N`` (written).
+    ``hand_limit`` and ``draw`` (cards drawn a turn) are the settings; ``ctx`` is float64
+    scratch of length ``C_N`` (written).
     """
     n = S[s, PS.HAND_N]
     best = bp[P_MIN]
     bk = -1
     bl = -1
     summarized = False
+    free = 0
+    if bp[P_HAND_AWARE] > 0:
+        free = free_discards_nb(S, hand_limit, draw, s)
     for k in range(n):
         i = S[s, HAND_AT + k]
         cost = cards[S[s, INST_AT + i], CFC.COST]
@@ -386,10 +505,11 @@ def choose_play_nb(S, cards, lane_size, castle_hp, s, bot_id, bp, ctx):
         if not summarized:
             summarize_nb(S, cards, lane_size, s, ctx)
             summarized = True
-        val, p = card_value_nb(S, cards, castle_hp, s, i, bp, ctx)
+        val, p = card_value_nb(S, cards, castle_hp, hand_limit, draw, s, i, bp, ctx)
         if val <= NEG:
             continue
-        score = val - bp[P_COST] * pay_value_nb(S, s, i, cost)
+        paid = cost - free if cost > free else 0
+        score = val - bp[P_COST] * pay_value_nb(S, s, i, paid)
         if score > best:
             best = score
             bk = k

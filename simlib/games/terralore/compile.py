@@ -121,7 +121,7 @@ def _validate(data: dict[str, Any]) -> None:
             _choice(card, "synergy_arg", AFFINITY_NAMES, where)
         elif syn == "max_rarity":
             _choice(card, "synergy_arg", RARITY_NAMES, where)
-        elif syn in ("max_cost", "affinity_count"):
+        elif syn == "max_cost":
             v = card.get("synergy_arg")
             _need(_is_int(v) and 0 <= v <= DECK,
                   f"data: {where}.synergy_arg is {v!r}; allowed: an integer from 0 to {DECK}")
@@ -213,8 +213,6 @@ def synergy_holds(cards: np.ndarray, deck: np.ndarray, c: int) -> bool:
         return bool(np.all(cards[deck, CFC.COST] <= arg))
     if kind == SYNERGY.MAX_RARITY:
         return bool(np.all(cards[deck, CFC.RARITY] <= arg))
-    if kind == SYNERGY.AFFINITY_COUNT:
-        return int(np.sum(cards[deck, CFC.AFF] == cards[c, CFC.AFF])) >= arg
     return False
 
 
@@ -263,4 +261,6 @@ def compile_settings(values: dict[str, Any]) -> tuple:
     cfg[engine.CFG_LANE_SIZE] = values["lane_size"]
     cfg[engine.CFG_FIRST] = values["first_player"]
     cfg[engine.CFG_CHECK] = 1 if values["check_invariants"] else 0
+    cfg[engine.CFG_SHORT_DRAW] = 1 if values["short_draw"] == "play_on" else 0
+    cfg[engine.CFG_BOTH_FALL] = 1 if values["both_castles_fall"] == "overkill" else 0
     return (cfg, cards, decks, dpts, damt)

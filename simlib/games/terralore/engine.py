@@ -70,7 +70,9 @@ CFG_FIRST = 5  # -1: die roll (TL-043); 0/1: that seat wins the round-1 roll
 CFG_CHECK = 6
 CFG_DECK0 = 7
 CFG_DECK1 = 8
-CFG_N = 9
+CFG_SHORT_DRAW = 9  # TL-016: 0 'lose' (draw what is left, then lose), 1 'play_on'
+CFG_BOTH_FALL = 10  # TL-062: 0 'tiebreak' (HP stops at 0), 1 'overkill'
+CFG_N = 11
 
 OUTCOME_NAMES = CAUSE_NAMES
 STILL_PLAYING = -2
@@ -222,6 +224,7 @@ def damage_nb(S, s, n):
     lost = n if n < hp else hp
     S[s, PS.HP] = hp - lost
     S[s, PS.DAMAGE_TAKEN] += lost
+    S[s, PS.OVERKILL] += n - lost  # only the TL-062 'overkill' reading reads it
 
 
 @njit(refcount=False)
@@ -355,6 +358,7 @@ def reset_nb(S, gs, played, params):
             S[s, ZONE_AT + i] = ZONE.DECK
     gs[GS.WINNER] = STILL_PLAYING
     gs[GS.CHECK] = cfg[CFG_CHECK]
+    gs[GS.BOTH_FALL] = cfg[CFG_BOTH_FALL]
 
 
 @njit(refcount=False)
@@ -376,15 +380,25 @@ def draw_phase_nb(S, cfg):
     A player who has to draw from an empty deck is out (TL-014/015/016); both out on the
     same draw means a tiebreak (TL-073). Returns True when the match ended. Writes ``S``.
     """
+    first = True
     for _ in range(cfg[CFG_DRAW]):
         out0 = S[0, PS.DECK_TOP] >= DECK
         out1 = S[1, PS.DECK_TOP] >= DECK
         if out0 or out1:
+            if not first and cfg[CFG_SHORT_DRAW] != 0:
+                # TL-016 'play_on': the deck ran out during this phase; only a Draw Phase
+                # that finds it empty loses
+                if not out0:
+                    draw_card_nb(S, cfg, 0)
+                if not out1:
+                    draw_card_nb(S, cfg, 1)
+                continue
             S[0, PS.OUT] = 1 if out0 else 0
             S[1, PS.OUT] = 1 if out1 else 0
             return True
         draw_card_nb(S, cfg, 0)
         draw_card_nb(S, cfg, 1)
+        first = False
     return False
 
 
@@ -450,23 +464,36 @@ def play_phase_nb(S, played, cards, cfg, s, bot_id, bp, pay, ctx):
     ``played``, ``pay`` and ``ctx``.
     """
     for _ in range(PMAX):
-        k, p = bots.choose_play_nb(S, cards, cfg[CFG_LANE_SIZE], cfg[CFG_CASTLE_HP], s, bot_id,
-                                   bp, ctx)
-        if k < 0 or not can_place_nb(S, cards, cfg, s, k, p):
+        k, p = bots.choose_play_nb(S, cards, cfg[CFG_LANE_SIZE], cfg[CFG_CASTLE_HP],
+                                   cfg[CFG_HAND_LIMIT], cfg[CFG_DRAW], s, bot_id, bp, ctx)
+        if not play_choice_nb(S, played, cards, cfg, s, k, p, bot_id, bp, pay):
             return
-        i = S[s, HAND_AT + k]
-        c = S[s, INST_AT + i]
-        cost = cards[c, CFC.COST]
-        bots.choose_payment_nb(S, cards, s, i, cost, bot_id, bp, pay)
-        victim = -1
-        if cards[c, CFC.ACTS] == CTYPE.CREATURE and S[s, PS.LANE_N + p] >= cfg[CFG_LANE_SIZE]:
-            victim = bots.choose_victim_nb(S, cards, s, p, bot_id, bp)
-            if victim < 0 or victim >= S[s, PS.LANE_N + p]:
-                return
-        for j in range(cost):
-            if pay[j] == i or hand_slot_nb(S, s, pay[j]) < 0:
-                return
-        place_card_nb(S, played, cards, cfg, s, i, p, pay, cost, victim)
+
+
+@njit(refcount=False)
+def play_choice_nb(S, played, cards, cfg, s, k, p, bot_id, bp, pay):
+    """Seat ``s`` plays its hand card in slot ``k`` into lane ``p``, if it may.
+
+    The bot picks the payment (TL-013) and the creature that makes room (TL-066). Returns
+    False (nothing placed: the seat passes) for ``k < 0`` or a play the rules refuse.
+    Writes ``S``, ``played`` and ``pay``.
+    """
+    if k < 0 or not can_place_nb(S, cards, cfg, s, k, p):
+        return False
+    i = S[s, HAND_AT + k]
+    c = S[s, INST_AT + i]
+    cost = cards[c, CFC.COST]
+    bots.choose_payment_nb(S, cards, s, i, cost, bot_id, bp, pay)
+    victim = -1
+    if cards[c, CFC.ACTS] == CTYPE.CREATURE and S[s, PS.LANE_N + p] >= cfg[CFG_LANE_SIZE]:
+        victim = bots.choose_victim_nb(S, cards, s, p, bot_id, bp)
+        if victim < 0 or victim >= S[s, PS.LANE_N + p]:
+            return False
+    for j in range(cost):
+        if pay[j] == i or hand_slot_nb(S, s, pay[j]) < 0:
+            return False
+    place_card_nb(S, played, cards, cfg, s, i, p, pay, cost, victim)
+    return True
 
 
 # --- the Reveal Phase ------------------------------------------------------------------------
@@ -674,6 +701,11 @@ def end_by_castle_nb(S, gs, cards):
     """
     z0 = S[0, PS.HP] <= 0
     z1 = S[1, PS.HP] <= 0
+    if z0 and z1 and gs[GS.BOTH_FALL] != 0 and S[0, PS.OVERKILL] != S[1, PS.OVERKILL]:
+        # TL-062 'overkill': the castle dealt more damage beyond 0 falls first
+        gs[GS.WINNER] = 0 if S[0, PS.OVERKILL] < S[1, PS.OVERKILL] else 1
+        gs[GS.CAUSE] = CAUSE.TIEBREAK
+        return True
     if z0 and z1:
         tiebreak_nb(S, gs, cards)
         return True
@@ -761,24 +793,44 @@ def play_turns_nb(S, gs, played, params, bot_ids, bp, pay, ctx, rng):
     """
     cfg, cards, decks, dpts, damt = params
     while gs[GS.TURN] < MAX_TURNS:
-        gs[GS.TURN] += 1
-        if gs[GS.TURN] > 1:  # TL-009: no draw on the first turn
-            if draw_phase_nb(S, cfg):
-                end_by_deck_out_nb(S, gs, cards)
-                break
-        if gs[GS.CHECK] != 0:
-            gs[GS.VIOL] += count_breaches_nb(S, cfg)
+        if begin_turn_nb(S, gs, cards, cfg):
+            break
         for s in range(2):
             play_phase_nb(S, played, cards, cfg, s, bot_ids[s], bp[s], pay, ctx)
-        opener = reveal_phase_nb(S, gs, cards, cfg, rng)
-        if not castle_fallen_nb(S):  # a castle fallen in the reveal ends the match there
-            counting_phase_nb(S, cards, cfg, opener)
-        if gs[GS.CHECK] != 0:
-            gs[GS.VIOL] += count_breaches_nb(S, cfg)
-        if end_by_castle_nb(S, gs, cards):
+        if end_turn_nb(S, gs, cards, cfg, rng):
             break
     if gs[GS.WINNER] == STILL_PLAYING:
         tiebreak_nb(S, gs, cards)  # only with draw_per_turn = 0: the turn cap ends it
+
+
+@njit(refcount=False)
+def begin_turn_nb(S, gs, cards, cfg):
+    """Start the next turn: its Draw Phase (none on turn 1, TL-009).
+
+    Returns True when the match ended for want of a card (TL-014). Writes ``S``, ``gs``.
+    """
+    gs[GS.TURN] += 1
+    if gs[GS.TURN] > 1:  # TL-009
+        if draw_phase_nb(S, cfg):
+            end_by_deck_out_nb(S, gs, cards)
+            return True
+    if gs[GS.CHECK] != 0:
+        gs[GS.VIOL] += count_breaches_nb(S, cfg)
+    return False
+
+
+@njit(refcount=False)
+def end_turn_nb(S, gs, cards, cfg, rng):
+    """Finish a turn whose Play Phase is done: Reveal, Counting, the castle check.
+
+    Returns True when the match ended. Writes ``S``, ``gs`` and ``rng``.
+    """
+    opener = reveal_phase_nb(S, gs, cards, cfg, rng)
+    if not castle_fallen_nb(S):  # a castle fallen in the reveal ends the match there
+        counting_phase_nb(S, cards, cfg, opener)
+    if gs[GS.CHECK] != 0:
+        gs[GS.VIOL] += count_breaches_nb(S, cfg)
+    return end_by_castle_nb(S, gs, cards)
 
 
 record_dt = np.dtype(

@@ -107,11 +107,10 @@ class Synergy(NamedTuple):
     AFFINITY: int = 1  # every card of the deck has affinity ``syn_arg``
     MAX_COST: int = 2  # every card of the deck costs at most ``syn_arg``
     MAX_RARITY: int = 3  # no card of the deck is rarer than rarity ``syn_arg``
-    AFFINITY_COUNT: int = 4  # at least ``syn_arg`` cards share this card's affinity
 
 
 SYNERGY = Synergy()
-SYNERGY_NAMES = ("none", "affinity", "max_cost", "max_rarity", "affinity_count")
+SYNERGY_NAMES = ("none", "affinity", "max_cost", "max_rarity")
 
 
 class CF(NamedTuple):
@@ -155,7 +154,8 @@ class PSlot(NamedTuple):
     OUT: int = 14  # 1 once the seat had to draw from an empty deck
     PLAYED_N: int = 15  # cards played from hand over the game
     DAMAGE_TAKEN: int = 16
-    N: int = 17
+    OVERKILL: int = 17  # damage dealt beyond 0 HP (the TL-062 'overkill' reading)
+    N: int = 18
 
 
 PS = PSlot()
@@ -190,7 +190,8 @@ class GSlot(NamedTuple):
     VIOL: int = 5  # invariant breaches counted when checking is on
     CHECK: int = 6
     DIE_ROLLS: int = 7
-    N: int = 8
+    BOTH_FALL: int = 8  # 1: both castles at 0 are told apart by the damage beyond 0 (TL-062)
+    N: int = 9
 
 
 GS = GSlot()
