@@ -19,6 +19,8 @@ Modules:
   NPCs, objectives, the round's phases; :mod:`~simlib.games.terraria.play`: a whole game
   and the batch kernel; :mod:`~simlib.games.terraria.cards`: decks;
   :mod:`~simlib.games.terraria.bots`: the scripted players (explorer, builder, fighter);
+  :mod:`~simlib.games.terraria.search`: the ``search`` bot (each turn, the scripted plan
+  whose rollouts from a copy of the state end best; ``budget`` rollouts a plan);
 - :mod:`~simlib.games.terraria.foes`: the enemy tray, spawning, the enemy turn, wounds and
   loot; :mod:`~simlib.games.terraria.life`: inventories, death, respawn, fall damage;
 - :mod:`~simlib.games.terraria.content_tables` and ``data/*.toml``: every content table the
@@ -297,12 +299,30 @@ import pandas as pd
 
 from simlib.core.blocks import play_blocks
 from simlib.core.game import Bot, Game, TableSpec
+from simlib.errors import SimlibInputError
 from simlib.games.terraria import settings as _settings
 
 __all__ = ["GAME", "Terraria"]
 
 BLOCK = 64  # games per block: a thread plays a block on state allocated once (core.blocks)
+SEARCH_BLOCK = 2  # a search game is slow: small blocks keep both threads busy to the end
+SEARCH_ID = 3  # ``search.SEARCH_ID`` (not imported here: the kernels load on first use)
 MAX_ROUNDS = 400  # a safety cap far past any time track's end
+
+
+class _SearchBot(Bot):
+    """The ``search`` bot: its ``budget`` is a whole number of rollouts."""
+
+    def resolve_params(self, overrides: dict[str, Any] | None) -> dict[str, float]:
+        """Check the parameters as any bot's, then that ``budget`` is a whole number."""
+        out = super().resolve_params(overrides)
+        if not float(out["budget"]).is_integer():
+            lo, hi = self.param_bounds["budget"]
+            raise SimlibInputError(
+                f"bot parameter 'budget': {out['budget']!r} is not allowed; "
+                f"expected a whole number from {int(lo)} to {int(hi)}"
+            )
+        return out
 
 
 class Terraria(Game):
@@ -326,13 +346,16 @@ class Terraria(Game):
 
     def __init__(self) -> None:
         from simlib.games.terraria import bots as _bots
+        from simlib.games.terraria import search as _search
         from simlib.games.terraria.play import MEASURES
 
         self.bots = tuple(
             Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults, strict=True)),
                 dict(_bots.PARAM_HELP), dict(_bots.PARAM_BOUNDS))
             for name, (bid, defaults, desc) in _bots.BOTS.items()
-        )
+        ) + (_SearchBot("search", _search.SEARCH_ID, _search.HELP,
+                 {"budget": float(_search.DEFAULT_BUDGET)}, dict(_search.PARAM_HELP),
+                 dict(_search.PARAM_BOUNDS)),)
         self.measure_columns = MEASURES
 
     def validate(self, values: dict[str, Any]) -> None:
@@ -375,6 +398,13 @@ class Terraria(Game):
         tab, cfg = compiled
         out = np.zeros(count, dtype=record_dt)
         bp = np.ascontiguousarray(bot_params, dtype=np.float64)
+        if int(bot_id) == SEARCH_ID:
+            from simlib.games.terraria import search
+
+            budget = int(round(float(bp[0])))
+            return play_blocks(search.play_search_block_nb,
+                               (tab, cfg, search.plan_matrix(), budget), seed, start, out,
+                               SEARCH_BLOCK)
         return play_blocks(play_block_nb, (tab, cfg, int(bot_id), bp), seed, start, out, BLOCK)
 
     def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:

@@ -94,6 +94,7 @@ from simlib.games.terraria.world import generate_world_nb
 __all__ = [
     "CFG",
     "alloc_state_nb",
+    "copy_state_nb",
     "setup_nb",
     "hand_limit_nb",
     "lose_health_nb",
@@ -189,6 +190,47 @@ def alloc_state_nb(tab):
         np.zeros(MAX_WEIGHTS, np.float64),
         np.full((SEEN_SLOTS, 4), -1, np.int32),
     )
+
+
+@njit
+def copy_state_nb(src, dst):
+    """Copy every array of game state ``src`` into ``dst`` (written; same table shapes).
+
+    ``dst`` comes from :func:`alloc_state_nb` for the same tables. The copy holds the whole
+    game, the generator state ``rng`` and the scratch included, so ``play.play_on_nb`` from
+    a turn boundary plays the copy on exactly as it would the original; a search bot gives
+    the copy a generator of its own (and resamples what the players cannot see) first.
+    """
+    dst.grid[...] = src.grid
+    dst.tiles[...] = src.tiles
+    dst.mini[...] = src.mini
+    dst.pieces[...] = src.pieces
+    dst.g[...] = src.g
+    dst.chars[...] = src.chars
+    dst.inv[...] = src.inv
+    dst.deck[...] = src.deck
+    dst.npile[...] = src.npile
+    dst.ready[...] = src.ready
+    dst.owned[...] = src.owned
+    dst.held[...] = src.held
+    dst.supply[...] = src.supply
+    dst.cnt[...] = src.cnt
+    dst.tray[...] = src.tray
+    dst.house_at[...] = src.house_at
+    dst.falls[...] = src.falls
+    dst.disc[...] = src.disc
+    dst.tally[...] = src.tally
+    dst.dist[...] = src.dist
+    dst.how[...] = src.how
+    dst.queue[...] = src.queue
+    dst.path[...] = src.path
+    dst.rng[...] = src.rng
+    dst.drawn[...] = src.drawn
+    dst.bdist[...] = src.bdist
+    dst.bfrom[...] = src.bfrom
+    dst.bqueue[...] = src.bqueue
+    dst.wts[...] = src.wts
+    dst.seen[...] = src.seen
 
 
 @njit(refcount=False)
