@@ -17,6 +17,8 @@ Monte Carlo, ``budget`` rollouts a candidate); ties go to the earlier candidate 
 - Common random rollouts: rollout k of every candidate starts from the same copy and the
   same generator state (``keys[k]``), so candidates are compared on the same dice, draws
   and spawns; the difference between two candidates' means is paired.
+- Twins: two candidates whose turns leave the very same game (generator included) would
+  play the same rollout; it is played once and counted for both (exact, a saving only).
 - Racing: once a candidate cannot reach the leader's sum even by scoring ``VMAX`` on every
   rollout left, its remaining rollouts are skipped. That changes no choice (a flat Monte
   Carlo with every rollout played picks the same plan); it only saves time.
@@ -43,7 +45,7 @@ from simlib.core.jit import njit
 from simlib.core.rng import next_u64_nb, randint_nb, seed_stream_nb, shuffle_nb
 from simlib.games.terraria import bots, engine
 from simlib.games.terraria.engine import CFG
-from simlib.games.terraria.layout import CF, MAX_PLAYERS, OUT, PILE, SHOP, G
+from simlib.games.terraria.layout import CF, OUT, PILE, SHOP, G
 from simlib.games.terraria.play import play_on_nb, record_nb
 from simlib.games.terraria.state import COLUMN_SLOT, LAYERS, MINIMAP_SLOTS, TILE_COLS, TP
 from simlib.games.terraria.world import _lay_tile_nb
@@ -57,6 +59,7 @@ __all__ = [
     "plan_matrix",
     "resample_hidden_nb",
     "rollout_value_nb",
+    "same_game_nb",
     "choose_plan_nb",
     "play_search_one_nb",
     "play_search_block_nb",
@@ -176,14 +179,59 @@ def rollout_value_nb(st):
 
 
 @njit
-def choose_plan_nb(st, tab, cfg, p, plans, budget, side, keys, sums, sim):
+def _same_nb(x, y):
+    """True when arrays ``x`` and ``y`` (same shape, C order) hold the same values."""
+    fx = x.ravel()
+    fy = y.ravel()
+    for i in range(fx.size):
+        if fx[i] != fy[i]:
+            return False
+    return True
+
+
+@njit
+def same_game_nb(a, b):
+    """True when states ``a`` and ``b`` hold the same game (read only).
+
+    Every array a continuation reads is compared, the generator included; the scratch of
+    the path and enemy searches, the bot's weights and the line-of-sight memo are not (each
+    is filled afresh before it is read, or only remembers answers the world gives anyway).
+    """
+    return (
+        _same_nb(a.rng, b.rng)
+        and _same_nb(a.g, b.g)
+        and _same_nb(a.pieces, b.pieces)
+        and _same_nb(a.chars, b.chars)
+        and _same_nb(a.grid, b.grid)
+        and _same_nb(a.tiles, b.tiles)
+        and _same_nb(a.mini, b.mini)
+        and _same_nb(a.inv, b.inv)
+        and _same_nb(a.deck, b.deck)
+        and _same_nb(a.npile, b.npile)
+        and _same_nb(a.ready, b.ready)
+        and _same_nb(a.owned, b.owned)
+        and _same_nb(a.held, b.held)
+        and _same_nb(a.supply, b.supply)
+        and _same_nb(a.cnt, b.cnt)
+        and _same_nb(a.tray, b.tray)
+        and _same_nb(a.house_at, b.house_at)
+        and _same_nb(a.falls, b.falls)
+        and _same_nb(a.disc, b.disc)
+        and _same_nb(a.tally, b.tally)
+    )
+
+
+@njit
+def choose_plan_nb(st, tab, cfg, p, plans, budget, side, keys, sums, twins, sims):
     """The row of ``plans`` seat ``p`` follows this turn (``st`` at the turn's start; read).
 
     ``plans`` float64 (n, len(PARAM_NAMES)) the candidates' weights, row 0 the default
     (rollout policy, wins ties); ``budget`` rollouts a candidate; ``side`` uint64 (4,) the
     game's side stream (advanced: 4 draws a rollout); ``keys`` uint64 (>= budget, 4),
-    ``sums`` float64 (>= n) and ``sim`` (a state from ``engine.alloc_state_nb``) scratch,
-    written. See the module docstring for the rollouts.
+    ``sums`` float64 (>= n) and ``twins`` int64 (>= n) scratch, written; ``sims`` a tuple of
+    n states from ``engine.alloc_state_nb``, written. See the module docstring for the rollouts. Two
+    candidates whose turns leave the same game (:func:`same_game_nb`: their generators
+    too) would play the same rollout, so it is played once and counted for both.
     """
     n = plans.shape[0]
     if budget <= 0 or n <= 1:
@@ -195,20 +243,40 @@ def choose_plan_nb(st, tab, cfg, p, plans, budget, side, keys, sums, sim):
     for j in range(n):
         sums[j] = 0.0
     default = plans[0]
+    check = cfg[CFG.CHECK] != 0
     for k in range(budget):
+        base = sims[0]
+        engine.copy_state_nb(st, base)
+        for i in range(4):
+            base.rng[i] = keys[k, i]
+        resample_hidden_nb(base, tab)
+        for j in range(n - 1, -1, -1):  # sims[0] is the base until the last
+            if alive & (1 << j):
+                if j > 0:
+                    engine.copy_state_nb(base, sims[j])
+                bots.player_turn_nb(sims[j], tab, p, j, plans[j])
+                if check:
+                    engine.check_invariants_nb(sims[j], tab)
+        for j in range(n):  # first which turns left the same game (before any plays on)
+            twins[j] = -1
+            if alive & (1 << j):
+                for i in range(j):
+                    if alive & (1 << i) and twins[i] < 0 and same_game_nb(sims[i], sims[j]):
+                        twins[j] = i
+                        break
         for j in range(n):
             if not alive & (1 << j):
                 continue
-            engine.copy_state_nb(st, sim)
-            for i in range(4):
-                sim.rng[i] = keys[k, i]
-            resample_hidden_nb(sim, tab)
-            bots.player_turn_nb(sim, tab, p, j, plans[j])
-            if cfg[CFG.CHECK] != 0:
-                engine.check_invariants_nb(sim, tab)
+            if twins[j] >= 0:
+                continue
+            sim = sims[j]
             if sim.g[G.OVER] == 0:
                 play_on_nb(sim, tab, cfg, 0, default, p + 1, 0, 0)
-            sums[j] += rollout_value_nb(sim)
+            v = rollout_value_nb(sim)
+            sums[j] += v
+            for i in range(j + 1, n):
+                if twins[i] == j:
+                    sums[i] += v
         lead = 0.0
         for j in range(n):
             if alive & (1 << j) and sums[j] > lead:
@@ -225,13 +293,14 @@ def choose_plan_nb(st, tab, cfg, p, plans, budget, side, keys, sums, sim):
 
 
 @njit
-def play_search_one_nb(st, tab, cfg, plans, budget, seed, index, rec, sim, side, keys, sums):
+def play_search_one_nb(st, tab, cfg, plans, budget, seed, index, rec, side, keys, sums, twins,
+                       sims):
     """Play game ``index`` with the search bot at ``budget`` and write its record.
 
     The game loop is ``play.play_on_nb`` stopped at every turn boundary: the round's
     preparation and gifts and the enemy turn run by ``plans[0]`` (``builder``), each turn
-    by the plan :func:`choose_plan_nb` picks. Scratch ``sim``, ``side``, ``keys``,
-    ``sums`` as there.
+    by the plan :func:`choose_plan_nb` picks. Scratch ``side``, ``keys``, ``sums``,
+    ``twins``, ``sims`` as there.
     """
     engine.setup_nb(st, tab, cfg, seed, index)
     seed_stream_nb(seed, index, 1, side)
@@ -241,7 +310,7 @@ def play_search_one_nb(st, tab, cfg, plans, budget, seed, index, rec, sim, side,
     rnd = 1
     at = 0
     while play_on_nb(st, tab, cfg, 0, default, seat, rnd, at):
-        j = choose_plan_nb(st, tab, cfg, at, plans, budget, side, keys, sums, sim)
+        j = choose_plan_nb(st, tab, cfg, at, plans, budget, side, keys, sums, twins, sims)
         bots.player_turn_nb(st, tab, at, j, plans[j])
         if cfg[CFG.CHECK] != 0:
             engine.check_invariants_nb(st, tab)
@@ -259,14 +328,16 @@ def play_search_one_nb(st, tab, cfg, plans, budget, seed, index, rec, sim, side,
 def play_search_block_nb(tab, cfg, plans, budget, seed, start, out):
     """Play games ``start .. start+len(out)-1`` with the search bot into ``out``.
 
-    State, the rollouts' copy and the scratch are allocated once per block; each game's
-    rows depend only on (seed, index), so any chunking gives the same rows.
+    ``plans`` has one row per candidate (``len(PLANS)``, 3). State, the rollouts' copies
+    and the scratch are allocated once per block; each game's rows depend only on
+    (seed, index), so any chunking gives the same rows.
     """
     st = engine.alloc_state_nb(tab)
-    sim = engine.alloc_state_nb(tab)
+    sims = (engine.alloc_state_nb(tab), engine.alloc_state_nb(tab), engine.alloc_state_nb(tab))
     side = np.zeros(4, np.uint64)
     keys = np.zeros((max(budget, 1), 4), np.uint64)
-    sums = np.zeros(max(plans.shape[0], MAX_PLAYERS), np.float64)
+    sums = np.zeros(len(sims), np.float64)
+    twins = np.zeros(len(sims), np.int64)
     for i in range(out.shape[0]):
-        play_search_one_nb(st, tab, cfg, plans, budget, seed, start + i, out[i], sim, side,
-                           keys, sums)
+        play_search_one_nb(st, tab, cfg, plans[: len(sims)], budget, seed, start + i, out[i],
+                           side, keys, sums, twins, sims)
