@@ -28,7 +28,8 @@ Modules:
 
 - :mod:`~simlib.games.terraria.settings`: presets easy / medium / hard (1 / 2 / 3 chains),
   ``mode`` (standard, journey, lucky_horseshoe, enchanted_sundial), ``players`` 1-4,
-  ``time_limit_tokens``, ``tombstones_per_player``, ``evil_biome``, ``data``;
+  ``time_limit_tokens``, ``tombstones_per_player``, ``evil_biome``, ``mob_debuff`` (a
+  reading), ``data``;
   ``resolve()`` and ``effective()`` (the counts a mode implies);
 - ``data/world.toml`` and :mod:`~simlib.games.terraria.world`: the tile tables, the fixed
   86-tile set compiled from them, ``generate_world_nb`` (one game's world from the rng:
@@ -162,8 +163,10 @@ Enemies, death and respawn (:mod:`~simlib.games.terraria.foes`,
   mob), a farther one in the long band if it has long range, else the medium band.
   TR-335: within a band, piece-row order, the boss last. TR-345 (open): on a full tie the
   leader giving the weakest pool (least sum of die sizes) leads, then the lowest row;
-  the leader's debuff applies. TR-348 (open): only enemies that see the character join
-  (adjacent squares always see each other through their shared corner).
+  the leader's debuff applies to every health lost (setting ``mob_debuff``, reading
+  TR-342: ``each_die`` gives a health lost to a lent die that lender's debuff instead).
+  TR-348 (open): only enemies that see the character join (adjacent squares always see
+  each other through their shared corner).
 - TR-378 (open): the Dryad's die (size data) is one extra defence die, used by the first
   enemy roll of a turn that could kill its target (attack dice >= health).
 - TR-303 (open): a killing attack's debuffs go on the draw pile after the death shuffle.
@@ -389,6 +392,7 @@ class Terraria(Game):
                          "crimson": BIOME.CRIMSON}[values["evil_biome"]]
         cfg[CFG.CHECK] = int(values["check_invariants"])
         cfg[CFG.MAX_ROUNDS] = MAX_ROUNDS
+        cfg[CFG.MOB_DEBUFF] = _settings.MOB_DEBUFFS.index(values["mob_debuff"])
         return (tab, cfg)
 
     def play_batch(self, compiled, bot_id, bot_params, seed, start, count):

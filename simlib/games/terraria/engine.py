@@ -141,7 +141,8 @@ class _Cfg(NamedTuple):
     EVIL: int = 7  # BIOME.CORRUPTION, BIOME.CRIMSON or -1 (drawn per game)
     CHECK: int = 8  # check invariants after every action
     MAX_ROUNDS: int = 9  # a safety cap (never reached by a game that follows the time track)
-    N: int = 10
+    MOB_DEBUFF: int = 10  # 0: a mob's leader's debuff for every health lost; 1: each die's
+    N: int = 11
 
 
 CFG = _Cfg()
@@ -276,6 +277,7 @@ def setup_nb(st, tab, cfg, seed, index):
     g[G.TOKENS] = cfg[CFG.TOKENS]  # TR-068, TR-431, TR-437
     g[G.TOMBS] = cfg[CFG.TOMBS]  # TR-067, TR-430
     g[G.FALL_DAMAGE] = cfg[CFG.FALL_DAMAGE]
+    g[G.MOB_DEBUFF] = cfg[CFG.MOB_DEBUFF]
     g[G.EVIL] = 0 if evil == BIOME.CORRUPTION else 1
     g[G.BOSS] = -1
     g[G.DAY] = 1
