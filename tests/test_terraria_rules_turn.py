@@ -255,6 +255,7 @@ def test_the_enemy_turn_waits_for_every_player(monkeypatch):  # TR-315, TR-079
     monkeypatch.setattr(engine, "enemy_turn_nb", enemy_turn)
     monkeypatch.setattr(engine, "cleanup_nb", cleanup)
     monkeypatch.setattr(play, "record_nb", lambda *args: None)
+    monkeypatch.setattr(play, "play_on_nb", play.play_on_nb.py_func)  # the round loop, in Python
     rec = np.zeros(1, dtype=play.record_dt)
     bp = np.array(list(GAME.bot(None).params.values()))
     play.play_one_nb.py_func(st, tab, cfg, 1, bp, np.uint64(1), 0, rec[0])
