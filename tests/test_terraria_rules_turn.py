@@ -197,8 +197,12 @@ def test_the_team_shares_one_outcome():  # TR-005
 
 
 def test_bot_parameters_change_the_bots_decisions():  # TR-003
-    # every bot is a scripted policy with the same named, bounded, tunable parameters
+    # every scripted bot is a policy with the same named, bounded, tunable parameters (the
+    # search bot chooses among them each turn; its one parameter is its budget)
     for bot in GAME.bots:
+        if bot.name == "search":
+            assert tuple(bot.params) == ("budget",)
+            continue
         assert tuple(bot.params) == bots.PARAM_NAMES
         assert set(bot.param_bounds) == set(bots.PARAM_NAMES)
     # guard_range decides the option of a choice card: defence when an enemy is that close
@@ -251,6 +255,7 @@ def test_the_enemy_turn_waits_for_every_player(monkeypatch):  # TR-315, TR-079
     monkeypatch.setattr(engine, "enemy_turn_nb", enemy_turn)
     monkeypatch.setattr(engine, "cleanup_nb", cleanup)
     monkeypatch.setattr(play, "record_nb", lambda *args: None)
+    monkeypatch.setattr(play, "play_on_nb", play.play_on_nb.py_func)  # the round loop, in Python
     rec = np.zeros(1, dtype=play.record_dt)
     bp = np.array(list(GAME.bot(None).params.values()))
     play.play_one_nb.py_func(st, tab, cfg, 1, bp, np.uint64(1), 0, rec[0])

@@ -19,6 +19,8 @@ Modules:
   NPCs, objectives, the round's phases; :mod:`~simlib.games.terraria.play`: a whole game
   and the batch kernel; :mod:`~simlib.games.terraria.cards`: decks;
   :mod:`~simlib.games.terraria.bots`: the scripted players (explorer, builder, fighter);
+  :mod:`~simlib.games.terraria.search`: the ``search`` bot (each turn, the scripted plan
+  whose rollouts from a copy of the state end best; ``budget`` rollouts a plan);
 - :mod:`~simlib.games.terraria.foes`: the enemy tray, spawning, the enemy turn, wounds and
   loot; :mod:`~simlib.games.terraria.life`: inventories, death, respawn, fall damage;
 - :mod:`~simlib.games.terraria.content_tables` and ``data/*.toml``: every content table the
@@ -26,7 +28,8 @@ Modules:
 
 - :mod:`~simlib.games.terraria.settings`: presets easy / medium / hard (1 / 2 / 3 chains),
   ``mode`` (standard, journey, lucky_horseshoe, enchanted_sundial), ``players`` 1-4,
-  ``time_limit_tokens``, ``tombstones_per_player``, ``evil_biome``, ``data``;
+  ``time_limit_tokens``, ``tombstones_per_player``, ``evil_biome``, ``mob_debuff`` (a
+  reading), ``data``;
   ``resolve()`` and ``effective()`` (the counts a mode implies);
 - ``data/world.toml`` and :mod:`~simlib.games.terraria.world`: the tile tables, the fixed
   86-tile set compiled from them, ``generate_world_nb`` (one game's world from the rng:
@@ -160,8 +163,10 @@ Enemies, death and respawn (:mod:`~simlib.games.terraria.foes`,
   mob), a farther one in the long band if it has long range, else the medium band.
   TR-335: within a band, piece-row order, the boss last. TR-345 (open): on a full tie the
   leader giving the weakest pool (least sum of die sizes) leads, then the lowest row;
-  the leader's debuff applies. TR-348 (open): only enemies that see the character join
-  (adjacent squares always see each other through their shared corner).
+  the leader's debuff applies to every health lost (setting ``mob_debuff``, reading
+  TR-342: ``each_die`` gives a health lost to a lent die that lender's debuff instead).
+  TR-348 (open): only enemies that see the character join (adjacent squares always see
+  each other through their shared corner).
 - TR-378 (open): the Dryad's die (size data) is one extra defence die, used by the first
   enemy roll of a turn that could kill its target (attack dice >= health).
 - TR-303 (open): a killing attack's debuffs go on the draw pile after the death shuffle.
@@ -297,12 +302,30 @@ import pandas as pd
 
 from simlib.core.blocks import play_blocks
 from simlib.core.game import Bot, Game, TableSpec
+from simlib.errors import SimlibInputError
 from simlib.games.terraria import settings as _settings
 
 __all__ = ["GAME", "Terraria"]
 
 BLOCK = 64  # games per block: a thread plays a block on state allocated once (core.blocks)
+SEARCH_BLOCK = 2  # a search game is slow: small blocks keep both threads busy to the end
+SEARCH_ID = 3  # ``search.SEARCH_ID`` (not imported here: the kernels load on first use)
 MAX_ROUNDS = 400  # a safety cap far past any time track's end
+
+
+class _SearchBot(Bot):
+    """The ``search`` bot: its ``budget`` is a whole number of rollouts."""
+
+    def resolve_params(self, overrides: dict[str, Any] | None) -> dict[str, float]:
+        """Check the parameters as any bot's, then that ``budget`` is a whole number."""
+        out = super().resolve_params(overrides)
+        if not float(out["budget"]).is_integer():
+            lo, hi = self.param_bounds["budget"]
+            raise SimlibInputError(
+                f"bot parameter 'budget': {out['budget']!r} is not allowed; "
+                f"expected a whole number from {int(lo)} to {int(hi)}"
+            )
+        return out
 
 
 class Terraria(Game):
@@ -326,13 +349,16 @@ class Terraria(Game):
 
     def __init__(self) -> None:
         from simlib.games.terraria import bots as _bots
+        from simlib.games.terraria import search as _search
         from simlib.games.terraria.play import MEASURES
 
         self.bots = tuple(
             Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults, strict=True)),
                 dict(_bots.PARAM_HELP), dict(_bots.PARAM_BOUNDS))
             for name, (bid, defaults, desc) in _bots.BOTS.items()
-        )
+        ) + (_SearchBot("search", _search.SEARCH_ID, _search.HELP,
+                 {"budget": float(_search.DEFAULT_BUDGET)}, dict(_search.PARAM_HELP),
+                 dict(_search.PARAM_BOUNDS)),)
         self.measure_columns = MEASURES
 
     def validate(self, values: dict[str, Any]) -> None:
@@ -366,6 +392,7 @@ class Terraria(Game):
                          "crimson": BIOME.CRIMSON}[values["evil_biome"]]
         cfg[CFG.CHECK] = int(values["check_invariants"])
         cfg[CFG.MAX_ROUNDS] = MAX_ROUNDS
+        cfg[CFG.MOB_DEBUFF] = _settings.MOB_DEBUFFS.index(values["mob_debuff"])
         return (tab, cfg)
 
     def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
@@ -375,6 +402,13 @@ class Terraria(Game):
         tab, cfg = compiled
         out = np.zeros(count, dtype=record_dt)
         bp = np.ascontiguousarray(bot_params, dtype=np.float64)
+        if int(bot_id) == SEARCH_ID:
+            from simlib.games.terraria import search
+
+            budget = int(round(float(bp[0])))
+            return play_blocks(search.play_search_block_nb,
+                               (tab, cfg, search.plan_matrix(), budget), seed, start, out,
+                               SEARCH_BLOCK)
         return play_blocks(play_block_nb, (tab, cfg, int(bot_id), bp), seed, start, out, BLOCK)
 
     def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:

@@ -94,6 +94,7 @@ from simlib.games.terraria.world import generate_world_nb
 __all__ = [
     "CFG",
     "alloc_state_nb",
+    "copy_state_nb",
     "setup_nb",
     "hand_limit_nb",
     "lose_health_nb",
@@ -140,7 +141,8 @@ class _Cfg(NamedTuple):
     EVIL: int = 7  # BIOME.CORRUPTION, BIOME.CRIMSON or -1 (drawn per game)
     CHECK: int = 8  # check invariants after every action
     MAX_ROUNDS: int = 9  # a safety cap (never reached by a game that follows the time track)
-    N: int = 10
+    MOB_DEBUFF: int = 10  # 0: a mob's leader's debuff for every health lost; 1: each die's
+    N: int = 11
 
 
 CFG = _Cfg()
@@ -191,6 +193,47 @@ def alloc_state_nb(tab):
     )
 
 
+@njit
+def copy_state_nb(src, dst):
+    """Copy every array of game state ``src`` into ``dst`` (written; same table shapes).
+
+    ``dst`` comes from :func:`alloc_state_nb` for the same tables. The copy holds the whole
+    game, the generator state ``rng`` and the scratch included, so ``play.play_on_nb`` from
+    a turn boundary plays the copy on exactly as it would the original; a search bot gives
+    the copy a generator of its own (and resamples what the players cannot see) first.
+    """
+    dst.grid[...] = src.grid
+    dst.tiles[...] = src.tiles
+    dst.mini[...] = src.mini
+    dst.pieces[...] = src.pieces
+    dst.g[...] = src.g
+    dst.chars[...] = src.chars
+    dst.inv[...] = src.inv
+    dst.deck[...] = src.deck
+    dst.npile[...] = src.npile
+    dst.ready[...] = src.ready
+    dst.owned[...] = src.owned
+    dst.held[...] = src.held
+    dst.supply[...] = src.supply
+    dst.cnt[...] = src.cnt
+    dst.tray[...] = src.tray
+    dst.house_at[...] = src.house_at
+    dst.falls[...] = src.falls
+    dst.disc[...] = src.disc
+    dst.tally[...] = src.tally
+    dst.dist[...] = src.dist
+    dst.how[...] = src.how
+    dst.queue[...] = src.queue
+    dst.path[...] = src.path
+    dst.rng[...] = src.rng
+    dst.drawn[...] = src.drawn
+    dst.bdist[...] = src.bdist
+    dst.bfrom[...] = src.bfrom
+    dst.bqueue[...] = src.bqueue
+    dst.wts[...] = src.wts
+    dst.seen[...] = src.seen
+
+
 @njit(refcount=False)
 def _wear_armor_nb(st, tab, p, a):
     """Player ``p`` wears armor set ``a`` (-1: none); maxima follow its bonuses (TR-216)."""
@@ -234,6 +277,7 @@ def setup_nb(st, tab, cfg, seed, index):
     g[G.TOKENS] = cfg[CFG.TOKENS]  # TR-068, TR-431, TR-437
     g[G.TOMBS] = cfg[CFG.TOMBS]  # TR-067, TR-430
     g[G.FALL_DAMAGE] = cfg[CFG.FALL_DAMAGE]
+    g[G.MOB_DEBUFF] = cfg[CFG.MOB_DEBUFF]
     g[G.EVIL] = 0 if evil == BIOME.CORRUPTION else 1
     g[G.BOSS] = -1
     g[G.DAY] = 1

@@ -51,7 +51,9 @@ Readings (checklist ``shared/rules/terraria-checklist.md``; also in the package 
   that see it and have short range (TR-348): the strongest leads (largest die, then most
   dice of that size, TR-344); on a full tie (TR-345) the players pick the leader giving
   the weakest pool (the smallest sum of die sizes), then the lowest row. The leader adds
-  the smallest die of each other member (TR-346) and its debuff alone applies.
+  the smallest die of each other member (TR-346) and, by default, its debuff alone
+  applies (setting ``mob_debuff``, reading TR-342: ``each_die`` gives a health lost to a
+  lent die that lender's debuff, the leader's own hits counted first).
 - A roll (TR-337..341): the defender's dice (worn armor, else character card, TR-338) are
   rolled first, then the Dryad's die if used, then the attack dice in pool order, one
   ``randint_nb`` each; all defence icons (``CH.DEF``) go onto the highest defence die
@@ -527,7 +529,8 @@ def _add_debuffs_nb(st, tab, p, kind, n):
 def _roll_nb(st, tab, p, leader, mask):
     """Roll the pool of ``leader`` plus the smallest die of each row in ``mask`` against ``p``.
 
-    Returns the health lost (see the module docstring for the order of the draws).
+    Returns ``(health lost, hits of the leader's own dice, mask of the rows in ``mask``
+    whose lent die hit)`` (see the module docstring for the order of the draws).
     """
     n_pool = _natk_nb(st, tab, leader)
     for k in range(ENEMY_ROW, BOSS_ROW + 1):
@@ -549,18 +552,41 @@ def _roll_nb(st, tab, p, leader, mask):
     for j in range(_natk_nb(st, tab, leader)):
         if randint_nb(_die_nb(st, tab, leader, j), st.rng) + 1 >= high:
             hits += 1
+    own = hits
+    lent = 0
     for k in range(ENEMY_ROW, BOSS_ROW + 1):
         if (mask >> (k - ENEMY_ROW)) & 1:
             if randint_nb(_smallest_nb(st, tab, k), st.rng) + 1 >= high:
                 hits += 1
-    return min(hits, st.chars[p, CH.HP])
+                lent |= 1 << (k - ENEMY_ROW)
+    return min(hits, st.chars[p, CH.HP]), own, lent
+
+
+@njit(refcount=False)
+def _mob_debuffs_nb(st, tab, p, leader, lost, own, lent):
+    """The debuff cards of ``lost`` health (TR-342), by the ``mob_debuff`` reading.
+
+    ``g[G.MOB_DEBUFF]`` 0 (literal): all of them the leader's. 1: the leader's own hits
+    first, then one card of each lender whose die hit (row order), while health lost is
+    left to pay them. Writes what :func:`_add_debuffs_nb` writes.
+    """
+    if st.g[G.MOB_DEBUFF] == 0 or lent == 0:
+        _add_debuffs_nb(st, tab, p, _debuff_nb(st, tab, leader), lost)
+        return
+    left = lost - min(own, lost)
+    _add_debuffs_nb(st, tab, p, _debuff_nb(st, tab, leader), min(own, lost))
+    for k in range(ENEMY_ROW, BOSS_ROW + 1):
+        if left <= 0:
+            break
+        if (lent >> (k - ENEMY_ROW)) & 1:
+            _add_debuffs_nb(st, tab, p, _debuff_nb(st, tab, k), 1)
+            left -= 1
 
 
 @njit(refcount=False)
 def _resolve_nb(st, tab, p, leader, mask, mob):
     """One enemy roll against ``p``: health, stats, death, debuffs. Returns health lost."""
-    lost = _roll_nb(st, tab, p, leader, mask)
-    debuff = _debuff_nb(st, tab, leader)
+    lost, own, lent = _roll_nb(st, tab, p, leader, mask)
     st.chars[p, CH.DUELS] += 1
     if mob:
         st.chars[p, CH.MOBBED] += 1
@@ -572,10 +598,10 @@ def _resolve_nb(st, tab, p, leader, mask, mob):
             st.chars[p, CH.MOB_DEATHS] += 1
         first = st.tally[T.FALLS]
         life.die_nb(st, tab, p)  # TR-290
-        _add_debuffs_nb(st, tab, p, debuff, lost)  # after the death shuffle (TR-303)
+        _mob_debuffs_nb(st, tab, p, leader, lost, own, lent)  # after the death shuffle (TR-303)
         life.resolve_falls_nb(st, tab, first)
     else:
-        _add_debuffs_nb(st, tab, p, debuff, lost)
+        _mob_debuffs_nb(st, tab, p, leader, lost, own, lent)
     return lost
 
 

@@ -94,7 +94,8 @@ class Globals(NamedTuple):
     #                  starts): gear changes hands only between two who have not (TR-209, TR-210)
     SIGHT: int = 46  # blocks dug out and houses built this game: with the tiles discovered,
     #                  what line of sight depends on (the ``seen`` memo's epoch)
-    N: int = 48
+    MOB_DEBUFF: int = 48  # the ``mob_debuff`` reading: 0 the leader's debuff, 1 each die's
+    N: int = 49
 
 
 G = Globals()

@@ -16,7 +16,7 @@ from simlib.games.terraria import bots, engine
 from simlib.games.terraria.engine import CFG
 from simlib.games.terraria.layout import CH, CNT, OUT, G
 
-__all__ = ["record_dt", "play_one_nb", "play_block_nb", "MEASURES"]
+__all__ = ["record_dt", "play_one_nb", "play_on_nb", "play_block_nb", "MEASURES"]
 
 MEASURES = (
     "chains",
@@ -134,20 +134,40 @@ def record_nb(st, tab, index, rec):
 def play_one_nb(st, tab, cfg, bot_id, bp, seed, index, rec):
     """Play game ``index`` to its end and write its record (see the module docstring)."""
     engine.setup_nb(st, tab, cfg, seed, index)
+    play_on_nb(st, tab, cfg, bot_id, bp, -1, 0, 0)
+    record_nb(st, tab, index, rec)
+
+
+@njit
+def play_on_nb(st, tab, cfg, bot_id, bp, seat, stop_round, stop_seat):
+    """Play the game in ``st`` on from a turn boundary, every seat by the bot ``bp``.
+
+    ``seat`` -1 starts the next round (a set-up game: round 1); ``seat`` s >= 0 resumes the
+    current round just before seat s's turn (s = the player count: only the enemy turn and
+    the cleanup are left). Play stops just before seat ``stop_seat``'s turn of round
+    ``stop_round`` (after that round's preparation and gifts for seat 0) and returns True;
+    ``stop_round`` 0 plays to the end and returns False. Everything the state holds, its
+    generator ``st.rng`` included, is all a continuation reads, so a copy of the state made
+    at a boundary (``engine.copy_state_nb``) plays on to exactly the same end.
+    """
     g = st.g
     check = cfg[CFG.CHECK] != 0
     while g[G.OVER] == 0:
-        g[G.ROUND] += 1
-        if g[G.ROUND] > cfg[CFG.MAX_ROUNDS]:
-            g[G.OVER] = OUT.OUT_OF_TIME
-            break
-        g[G.DRAWN] = 0  # nobody has drawn yet: the gift window is open (TR-209, TR-219)
-        if g[G.ROUND] > 1:
-            engine.preparation_nb(st, tab, bot_id, bp)
-            if g[G.OVER] != 0:
+        if seat < 0:
+            g[G.ROUND] += 1
+            if g[G.ROUND] > cfg[CFG.MAX_ROUNDS]:
+                g[G.OVER] = OUT.OUT_OF_TIME
                 break
-        bots.gift_phase_nb(st, tab, bp)
-        for p in range(g[G.PLAYERS]):
+            g[G.DRAWN] = 0  # nobody has drawn yet: the gift window is open (TR-209, TR-219)
+            if g[G.ROUND] > 1:
+                engine.preparation_nb(st, tab, bot_id, bp)
+                if g[G.OVER] != 0:
+                    break
+            bots.gift_phase_nb(st, tab, bp)
+            seat = 0
+        for p in range(seat, g[G.PLAYERS]):
+            if g[G.ROUND] == stop_round and p == stop_seat:
+                return True
             bots.player_turn_nb(st, tab, p, bot_id, bp)
             if check:
                 engine.check_invariants_nb(st, tab)
@@ -161,7 +181,8 @@ def play_one_nb(st, tab, cfg, bot_id, bp, seed, index, rec):
         engine.cleanup_nb(st, tab)
         if check:
             engine.check_invariants_nb(st, tab)
-    record_nb(st, tab, index, rec)
+        seat = -1
+    return False
 
 
 @njit

@@ -18,6 +18,7 @@ from simlib.errors import SimlibInputError
 __all__ = [
     "MODES",
     "EVIL_CHOICES",
+    "MOB_DEBUFFS",
     "SETTINGS",
     "PRESETS",
     "MAX_PLAYERS",
@@ -30,6 +31,7 @@ __all__ = [
 
 MODES = ("standard", "journey", "lucky_horseshoe", "enchanted_sundial")
 EVIL_CHOICES = ("random", "corruption", "crimson")
+MOB_DEBUFFS = ("leader", "each_die")  # the ``mob_debuff`` reading (TR-342 with TR-346)
 MAX_PLAYERS = 4  # rulebook, Components: 4 character boards and pieces (TR-011, TR-027)
 TIME_TOKEN_SUPPLY = 9  # "9 time limit tokens" (TR-007)
 TOMBSTONE_SUPPLY = 8  # "8 tombstone tokens" (TR-022)
@@ -82,6 +84,17 @@ SETTINGS = (
         "random",
         "Crimson or Corruption, chosen once per game (TR-040): 'random' draws it per game",
         choices=EVIL_CHOICES,
+    ),
+    Setting(
+        "mob_debuff",
+        str,
+        "leader",
+        "whose debuff a mob's lost health brings (TR-342, TR-346): 'leader' (literal: the "
+        "strongest enemy attacks and the others only add a die, so every health lost brings "
+        "the leader's debuff card); alternative 'each_die': a health lost to a die lent by "
+        "another enemy brings that enemy's debuff (the leader's hits counted first)",
+        choices=MOB_DEBUFFS,
+        reading="TR-342",
     ),
     Setting(
         "data",
