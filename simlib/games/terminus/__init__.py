@@ -139,15 +139,27 @@ import pandas as pd
 
 from simlib.core.blocks import play_blocks
 from simlib.core.game import Bot, Game
+from simlib.errors import SimlibInputError
 from simlib.games.terminus import bots as _bots
 from simlib.games.terminus import compile as _compile
 from simlib.games.terminus import engine as _engine
+from simlib.games.terminus import search as _search
 from simlib.games.terminus import settings as _settings
 from simlib.games.terminus.state import CLASS_NAMES, MAX_PLAYERS, N_BATTLES, RACE_NAMES
 
 __all__ = ["GAME", "TerminusBreach"]
 
 BLOCK = 64  # games per block: a thread plays a block on state allocated once (core.blocks)
+SEARCH_BLOCK = 1  # a search game costs hundreds of games: one a block keeps threads even
+SEARCH_BOT = Bot(
+    "search", _search.SEARCH_ID,
+    "flat Monte Carlo over the scripted bots' proposals (Favor purchases, sales, each build "
+    "and upgrade), builder rollouts; budget 0 plays as builder",
+    {"budget": float(_search.DEFAULT_BUDGET)},
+    {"budget": "rollouts per candidate at each searched choice (a whole number; 0: the "
+               "builder's own choice everywhere)"},
+    {"budget": (0.0, float(_search.MAX_BUDGET))},
+)
 
 MEASURES = ("leaks", "trampled", "kills", "boss_kills", "panic", "battle_reached",
             *(f"panic_b{b}" for b in range(1, N_BATTLES + 1)),
@@ -171,7 +183,7 @@ class TerminusBreach(Game):
         Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults, strict=True)),
             dict(_bots.PARAM_HELP), dict(_bots.PARAM_BOUNDS))
         for name, (bid, defaults, desc) in _bots.BOTS.items()
-    )
+    ) + (SEARCH_BOT,)
     default_bot = "builder"
     outcomes = _engine.OUTCOME_NAMES
     leave_columns = ()
@@ -189,6 +201,16 @@ class TerminusBreach(Game):
         """Play games ``start .. start+count-1`` and return their records."""
         out = np.zeros(count, dtype=_engine.record_dt)
         bp = np.ascontiguousarray(bot_params, dtype=np.float64)
+        if int(bot_id) == _search.SEARCH_ID:
+            budget = float(bp[0])
+            if budget != int(budget):
+                raise SimlibInputError(
+                    f"bot parameter 'budget': {budget:g} is not allowed; expected a whole "
+                    f"number from 0 to {_search.MAX_BUDGET}")
+            pbp = np.stack([_bots.param_vector(b) for b in ("builder", "killer", "petitioner")])
+            return play_blocks(_search.play_search_block_nb,
+                               (compiled, int(budget), pbp[0].copy(), pbp), seed, start, out,
+                               SEARCH_BLOCK)
         return play_blocks(_engine.play_block_nb, (compiled, int(bot_id), bp), seed, start, out,
                            BLOCK)
 
