@@ -65,8 +65,8 @@ def main() -> None:
     for name, r in rates.items():
         print(f"  {name:<12} " + "  ".join(f"{x:,.1f}" for x in r))
     print()
-    print(f"| map | bot | budget | survival | 95% CI | search - builder (paired) | 95% CI |"
-          f"\n|---|---|---|---|---|---|---|")
+    print("| map | bot | budget | survival | 95% CI | search - builder (paired) | 95% CI |"
+          "\n|---|---|---|---|---|---|---|")
     for preset, bot, budget, res, cmp in rows:
         w = res.df["win"].to_numpy(bool)
         lo, hi = wilson_interval(int(w.sum()), len(w))

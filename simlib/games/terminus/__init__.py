@@ -175,7 +175,7 @@ class TerminusBreach(Game):
 
     name = "terminus"
     title = "Terminus Breach TD"
-    engine_version = "1"
+    engine_version = "2"
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "normal"

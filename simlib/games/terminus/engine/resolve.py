@@ -30,6 +30,7 @@ from simlib.games.terminus.state import (
     IMP,
     KLOG_MAX,
     MAX_HAND,
+    N_BATTLES,
     PLC,
     WHERE,
 )
@@ -210,9 +211,14 @@ def buy_favor_nb(hand, fdeck, pl, gs, cfg, seat, rng):
 
 @njit(refcount=False)  # borrows its arrays (see state.py)
 def favor_rule_nb(hand, fdeck, pl, gs, cfg, seat, bp, rng):
-    """The scripted bots' Favor purchase: with chance ``favor_buy`` when affordable."""
-    if favor_open_nb(pl, gs, cfg, seat, bp[bots.P_RESERVE]) and bp[bots.P_FAVOR] > 0.0 and \
-            uniform_nb(rng) < bp[bots.P_FAVOR]:
+    """The scripted bots' Favor purchase, when affordable.
+
+    With chance ``favor_buy`` in Battles 1-4 and ``favor_late`` in Battle 5 and the
+    clear-the-board Waves, where GP kept only tallies as VP at the end.
+    """
+    chance = bp[bots.P_FAVOR] if gs[GSC.BATTLE] < N_BATTLES else bp[bots.P_FAVOR_LATE]
+    if favor_open_nb(pl, gs, cfg, seat, bp[bots.P_RESERVE]) and chance > 0.0 and \
+            uniform_nb(rng) < chance:
         buy_favor_nb(hand, fdeck, pl, gs, cfg, seat, rng)
 
 
