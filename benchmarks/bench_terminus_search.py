@@ -13,7 +13,8 @@ Usage::
 
     python benchmarks/bench_terminus_search.py                 # 400 games, budgets 4,16
     python benchmarks/bench_terminus_search.py --quick         # 40 games, budgets 0,4
-    python benchmarks/bench_terminus_search.py --games 400 --budgets 4,16 --seed 2026
+    python benchmarks/bench_terminus_search.py --games 400 --budgets 4,16 --seed 2026 \
+        --set clear_board=true --set final_vp_buy=all      # the README table
 """
 
 from __future__ import annotations
@@ -36,16 +37,23 @@ def main() -> None:
     ap.add_argument("--presets", default="normal,heroic,legendary")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a game setting for every run (repeatable), e.g. clear_board=true")
     ap.add_argument("--quick", action="store_true", help="40 games, budgets 0 and 4")
     a = ap.parse_args()
     games, budgets = a.games, [int(b) for b in a.budgets.split(",")]
     if a.quick:
         games, budgets = 40, [0, 4]
     presets = a.presets.split(",")
+    settings: dict[str, object] = {}
+    for item in a.set:
+        key, _, value = item.partition("=")
+        settings[key] = {"true": True, "false": False}.get(value.lower(), value)
 
     def run(preset: str, bot: str, params: dict | None, n: int) -> simlib.Results:
-        return simlib.run("terminus", preset=preset, bot=bot, bot_params=params, games=n,
-                          seed=a.seed, threads=a.threads, progress=False)
+        return simlib.run("terminus", preset=preset, settings=settings, bot=bot,
+                          bot_params=params, games=n, seed=a.seed, threads=a.threads,
+                          progress=False)
 
     run(presets[0], "search", {"budget": 1}, 2)  # compile or load the kernels
     rows = []

@@ -80,8 +80,18 @@ Readings of the checklist's open items (``shared/rules/terminus-checklist.md``)
 - TB-197: characters start at level 0 and top out at 3; thresholds are class data.
 - TB-208: Drakka still on the path at a Lull stay there, damage and tokens included.
 - TB-211: after Battle 5 only the step-1 tally is done, as the final scoring.
-- TB-214: after Battle 5, Waves without a Draw are played until the path is clear; the
-  table wins if the panic stays under the limit (setting ``clear_board``).
+- TB-214 (setting ``clear_board``, a named reading): the game ends with Battle 5's third
+  Wave (default; the End Game section, "Play continues until ... Players have survived
+  all 5 Battles", and ruling TB-212); ``true`` plays the overview's "clear the board":
+  Waves without a Draw until the path is clear, the table winning if the panic stays
+  under the limit.
+- TB-211 / TB-203 (setting ``final_vp_buy``, a named reading): at the final tally, as at
+  every Lull, a player "can buy VPs for 100GP/VP": the bots buy their ``vp_buy`` share and
+  keep the rest for the GP tiebreak (TB-221) (default); ``all`` converts all GP.
+- TB-191 (setting ``crystals``, a named reading): Charged Crystals "can be used
+  immediately": spent as received (default); ``keep`` holds them until Drakka threaten to
+  get through (``bots.danger_nb``), then spends them all as the holder's Defend turn
+  starts.
 - TB-218: character-level VP are not cumulative (75 at level 3).
 - TB-219: a retreat still tallies the Battle cut short before the level VP.
 - TB-222: players tied on VP and GP share the win (``shared_win``; ``vp_winner`` is the
@@ -124,10 +134,12 @@ trampled (TB-087): 5.8 of the 16.5 drawn in Battle 1 on average. With draw modif
 1,2,3,4,5 the share is 44%, with 0,0,0,0,0 still 23%. The illustrative paths are 34 / 29 /
 25 squares and Speeds 2-4, so a Drakka needs 7 to 17 Advances (3 to 6 Battles of 3 Waves)
 to cross, slowed further by the queue it forms; Drakka left on the path at a Lull stay
-(TB-208), and after Battle 5 everything still on the path must leave or die in the
-clear-the-board Waves (TB-214). With the default builder and 2 players the median first
-leak is in Wave 23 (Normal), i.e. a clear-the-board Wave, and panic after Battles 1-4 is
-0.00 to two decimals. Shorter paths or faster Drakka in the data move the panic earlier.
+(TB-208), and with ``clear_board=true`` everything still on the path after Battle 5 must
+leave or die in the clear-the-board Waves (TB-214). With the builder of engine_version
+1, 2 players and ``clear_board=true`` the median first leak is in Wave 23 (Normal), i.e.
+a clear-the-board Wave, and panic after Battles 1-4 is 0.00 to two decimals; with the
+literal ``clear_board=false`` the builder survives every map in all of 2,000 games.
+Shorter paths or faster Drakka in the data move the panic earlier.
 """
 
 from __future__ import annotations
@@ -175,7 +187,7 @@ class TerminusBreach(Game):
 
     name = "terminus"
     title = "Terminus Breach TD"
-    engine_version = "2"
+    engine_version = "3"
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "normal"

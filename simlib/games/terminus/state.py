@@ -249,7 +249,8 @@ class PL(NamedTuple):
     VP_BOUGHT: int = 19
     CRYSTALS: int = 20
     BATTLE_KILLS: int = 21  # kills in the Battle so far (Lull step 1)
-    N: int = 22
+    HELD: int = 22  # 22..24: Charged Crystals held, White / Pink / Red (crystals='keep')
+    N: int = 25
 
 
 class GS(NamedTuple):
