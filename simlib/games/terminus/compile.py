@@ -323,6 +323,8 @@ def compile_settings(values: dict[str, Any]) -> tuple:
     cfg[engine.CFG_PANIC_START] = values["start_panic"]
     cfg[engine.CFG_PANIC_LIMIT] = values["panic_limit"]
     cfg[engine.CFG_CLEAR_BOARD] = 1 if values["clear_board"] else 0
+    cfg[engine.CFG_FINAL_ALL] = 1 if values["final_vp_buy"] == "all" else 0
+    cfg[engine.CFG_CRYSTAL_KEEP] = 1 if values["crystals"] == "keep" else 0
     cfg[engine.CFG_SELL_RULE] = 0 if values["sell_value"] == "cost" else 1
     cfg[engine.CFG_HOLY_DELAY] = values["treefolk_holy_delay"]
     cfg[engine.CFG_CLEAR_FEE] = values["human_clear_fee"]

@@ -47,8 +47,18 @@ SETTINGS = (
             "(TB-023/026)", lo=0, hi=1000),
     Setting("sell_value", str, "cost", "a tower's current value: 'cost' of its level or the "
             "total 'paid' (TB-114)", choices=("cost", "paid")),
-    Setting("clear_board", bool, True, "after Battle 5, play Waves without a Draw until the "
-            "path is clear (TB-214)"),
+    Setting("clear_board", bool, False, "false (literal: 'Play continues until ... Players "
+            "have survived all 5 Battles', End Game; ruling TB-212): the game ends with Battle "
+            "5; true (the overview's 'clear the board'): Waves without a Draw follow until the "
+            "path is clear", reading="TB-214"),
+    Setting("final_vp_buy", str, "share", "VP bought with GP at the final tally: 'share' "
+            "(literal: 'You can buy VPs for 100GP/VP', a choice as at every Lull, TB-203; the "
+            "bots buy their vp_buy share and the GP left breaks ties, TB-221) or 'all' (all "
+            "GP converted)", choices=("share", "all"), reading="TB-211"),
+    Setting("crystals", str, "at_once", "when Charged Crystals are spent: 'at_once' (literal: "
+            "'Can be used immediately', spent as received) or 'keep' (held until Drakka "
+            "threaten to get through, then spent as the holder's Defend turn starts)",
+            choices=("at_once", "keep"), reading="TB-191"),
     Setting("start_panic", int, 0, "starting Panic Level (TB-038)", lo=0, hi=99),
     Setting("panic_limit", int, PANIC_LIMIT, "Panic Level that forces the retreat (printed "
             "10, TB-213)", lo=1, hi=999),

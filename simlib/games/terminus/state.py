@@ -249,7 +249,8 @@ class PL(NamedTuple):
     VP_BOUGHT: int = 19
     CRYSTALS: int = 20
     BATTLE_KILLS: int = 21  # kills in the Battle so far (Lull step 1)
-    N: int = 22
+    HELD: int = 22  # 22..24: Charged Crystals held, White / Pink / Red (crystals='keep')
+    N: int = 25
 
 
 class GS(NamedTuple):
@@ -339,3 +340,43 @@ def alloc_nb():
 def alloc():
     """Python helper for tests: :func:`alloc_nb` as a tuple of fresh arrays."""
     return alloc_nb()
+
+
+@njit(refcount=False)  # borrows its arrays
+def copy_state_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, rng,
+                  dk2, occ2, tw2, bl2, pl2, hand2, fdeck2, deck2, gs2, rng2):
+    """Copy one game's state and generator state into a second set of arrays (written).
+
+    The ``*2`` arrays come from :func:`alloc_nb` (and ``rng2`` is a uint64[4]); after the
+    copy, playing on from either set gives the same game. Only the live rows of ``dk`` are
+    copied (``gs[N_DRAKKA]``); the rest of every array is copied whole. Element loops, as a
+    borrowing kernel may not allocate the temporary a slice assignment takes.
+    """
+    for d in range(gs[GSC.N_DRAKKA]):
+        for c in range(dk.shape[1]):
+            dk2[d, c] = dk[d, c]
+    for r in range(occ.shape[0]):
+        for c in range(occ.shape[1]):
+            occ2[r, c] = occ[r, c]
+    for r in range(tw.shape[0]):
+        for c in range(tw.shape[1]):
+            tw2[r, c] = tw[r, c]
+    for r in range(bl.shape[0]):
+        for c in range(bl.shape[1]):
+            bl2[r, c] = bl[r, c]
+    for r in range(pl.shape[0]):
+        for c in range(pl.shape[1]):
+            pl2[r, c] = pl[r, c]
+    for r in range(hand.shape[0]):
+        for c in range(hand.shape[1]):
+            hand2[r, c, 0] = hand[r, c, 0]
+            hand2[r, c, 1] = hand[r, c, 1]
+    for r in range(fdeck.shape[0]):
+        for c in range(fdeck.shape[1]):
+            fdeck2[r, c] = fdeck[r, c]
+    for c in range(deck.shape[0]):
+        deck2[c] = deck[c]
+    for c in range(gs.shape[0]):
+        gs2[c] = gs[c]
+    for c in range(rng.shape[0]):
+        rng2[c] = rng[c]

@@ -62,8 +62,10 @@ from simlib.games.terminus.engine.config import (
     CFG_CHEST_GP,
     CFG_CLEAR_BOARD,
     CFG_CLEAR_FEE,
+    CFG_CRYSTAL_KEEP,
     CFG_DRAW_MOD,
     CFG_FAVOR_PRICE,
+    CFG_FINAL_ALL,
     CFG_HOLY_DELAY,
     CFG_LEVEL_VP,
     CFG_LINEUP,
@@ -98,6 +100,7 @@ from simlib.games.terminus.engine.defend import (
 )
 from simlib.games.terminus.engine.develop import (
     develop_phase_nb,
+    develop_seats_nb,
 )
 from simlib.games.terminus.engine.levels import (
     level_due_nb,
@@ -116,6 +119,7 @@ from simlib.games.terminus.engine.resolve import (
     collect_nb,
     redraw_nb,
     resolve_phase_nb,
+    resolve_seats_nb,
     trade_nb,
 )
 from simlib.games.terminus.engine.setup import (
@@ -129,11 +133,15 @@ from simlib.games.terminus.engine.setup import (
 from simlib.games.terminus.engine.wave import (
     check_invariants_nb,
     end_wave_nb,
+    next_wave_nb,
     on_path_nb,
     over_nb,
     play_battles_nb,
+    play_from_nb,
     play_wave_nb,
     start_wave_nb,
+    wave_end_nb,
+    wave_front_nb,
 )
 from simlib.games.terminus.move import advance_all_nb, draw_moves_nb, is_dead_nb, kill_nb
 from simlib.games.terminus.towers import (
@@ -162,8 +170,10 @@ __all__ = [
     "CFG_SELL_RULE",
     "CFG_HOLY_DELAY",
     "CFG_CLEAR_FEE",
+    "CFG_CRYSTAL_KEEP",
     "CFG_ALLOWANCE",
     "CFG_FAVOR_PRICE",
+    "CFG_FINAL_ALL",
     "CFG_VP_PRICE",
     "CFG_SANCTIONS",
     "CFG_CHECK",
@@ -226,7 +236,9 @@ __all__ = [
     "trade_nb",
     "redraw_nb",
     "resolve_phase_nb",
+    "resolve_seats_nb",
     "develop_phase_nb",
+    "develop_seats_nb",
     "tally_nb",
     "clear_piles_nb",
     "lull_nb",
@@ -238,6 +250,10 @@ __all__ = [
     "play_wave_nb",
     "on_path_nb",
     "play_battles_nb",
+    "play_from_nb",
+    "next_wave_nb",
+    "wave_front_nb",
+    "wave_end_nb",
     "check_invariants_nb",
     "write_record_nb",
     "play_one_nb",

@@ -54,7 +54,9 @@ CFG_SLOW_DOWN = 39  # 39..43
 CFG_SLOW_SET = 44  # 44..48
 CFG_CHEAP = 49  # 49..52: cheapest tower price per race
 CFG_LINEUP = 53  # 0: races and classes as set; 1: dealt at random each game
-CFG_N = 54
+CFG_FINAL_ALL = 54  # 1: the final tally converts all GP to VP (TB-211 alternative)
+CFG_CRYSTAL_KEEP = 55  # 1: Charged Crystals are held until they pay (TB-191 alternative)
+CFG_N = 56
 
 OUTCOME_NAMES = ("victory", "retreat")
 N_COUNTERS = 7

@@ -16,12 +16,14 @@ from simlib.games.terminus.engine.cards import (
     spy_execute_nb,
 )
 from simlib.games.terminus.engine.config import (
+    CFG_CRYSTAL_KEEP,
     CFG_PATH_LEN,
     CFG_SITES,
     CFG_SLOW_SET,
     CFG_TOUGH_RULE,
     POISON_STEP,
 )
+from simlib.games.terminus.engine.levels import spend_held_nb
 from simlib.games.terminus.move import is_dead_nb, kill_nb
 from simlib.games.terminus.state import (
     DKC,
@@ -183,6 +185,9 @@ def defend_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rn
     n_sites = cfg[CFG_SITES]
     for k in range(n):
         seat = (gs[GSC.ACTIVE] + k) % n
+        if cfg[CFG_CRYSTAL_KEEP] != 0 and pl[seat, PLC.HELD] + pl[seat, PLC.HELD + 1] + \
+                pl[seat, PLC.HELD + 2] > 0:
+            spend_held_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng)
         if bp[bots.P_SABOTAGE] > 0.0:
             sabotage_nb(dk, occ, tw, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng)
         if holds_defend_card_nb(hand, pl, seat, gs[GSC.WAVE_INDEX]):

@@ -16,6 +16,7 @@ from simlib.games.terminus.engine.cards import (
     tier_nb,
 )
 from simlib.games.terminus.engine.config import (
+    CFG_CRYSTAL_KEEP,
     CFG_PATH_LEN,
     CFG_SITES,
     CFG_TOUGH_RULE,
@@ -71,8 +72,30 @@ def level_up_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, 
         for colour in range(3):
             for _ in range(crystals[c, k, colour]):
                 pl[seat, PLC.CRYSTALS] += 1
-                use_crystal_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, colour,
-                               bot_id, bp, rng)
+                if cfg[CFG_CRYSTAL_KEEP] != 0:  # TB-191 alternative: held until they pay
+                    pl[seat, PLC.HELD + colour] += 1
+                else:
+                    use_crystal_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, colour,
+                                   bot_id, bp, rng)
+
+
+@njit(refcount=False)  # borrows its arrays (see state.py)
+def spend_held_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng):
+    """Spend ``seat``'s held Charged Crystals (setting ``crystals = "keep"``, TB-191).
+
+    They are kept until Drakka threaten to get through (``bots.danger_nb``), then all
+    spent, Red first, as :func:`use_crystal_nb` chooses. Returns the crystals spent.
+    """
+    if bots.danger_nb(dk, occ, params[0][CFG_PATH_LEN]) <= 0:
+        return 0
+    spent = 0
+    for colour in (2, 1, 0):
+        while pl[seat, PLC.HELD + colour] > 0:
+            pl[seat, PLC.HELD + colour] -= 1
+            use_crystal_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, colour,
+                           bot_id, bp, rng)
+            spent += 1
+    return spent
 
 
 @njit(refcount=False)  # borrows its arrays (see state.py)

@@ -12,6 +12,7 @@ from simlib.games.terminus.engine.cards import (
 )
 from simlib.games.terminus.engine.config import (
     CFG_CHEST_GP,
+    CFG_FINAL_ALL,
     CFG_LEVEL_VP,
     CFG_NET_VP,
     CFG_SITES,
@@ -38,8 +39,8 @@ def tally_nb(tw, pl, gs, cfg, final, bp):
     """Lull step 1: the tally.
 
     Lull step 1 (TB-199..203): 1 VP per kill this Battle, 1 VP per tower level, the Spy Network VP,
-    the War Chest GP, then VP bought at 100 GP each (all GP if ``final``, else the bot's ``vp_buy``
-    share).
+    the War Chest GP, then VP bought at 100 GP each: the bot's ``vp_buy`` share of its GP (at the
+    final tally too, TB-203/211; all GP there with ``final_vp_buy = "all"``).
     """
     n = gs[GSC.N_PLAYERS]
     for seat in range(n):
@@ -52,7 +53,7 @@ def tally_nb(tw, pl, gs, cfg, final, bp):
             pl[seat, PLC.GP] += cfg[CFG_CHEST_GP + t - 1]
         pl[seat, PLC.VP] += vp
         price = cfg[CFG_VP_PRICE]
-        if final != 0:
+        if final != 0 and cfg[CFG_FINAL_ALL] != 0:
             buy = pl[seat, PLC.GP] // price
         else:
             buy = int(bp[bots.P_VP] * pl[seat, PLC.GP]) // price

@@ -30,6 +30,7 @@ from simlib.games.terminus.state import (
     IMP,
     KLOG_MAX,
     MAX_HAND,
+    N_BATTLES,
     PLC,
     WHERE,
 )
@@ -120,46 +121,112 @@ def resolve_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, r
     Resolve: Bounty or a Petition, Tax Collectors, Petition trades, buying a Favor (TB-117/118), the
     discard-and-redraw, then level-ups.
     """
-    cfg = params[0]
-    n = gs[GSC.N_PLAYERS]
-    wi = gs[GSC.WAVE_INDEX]
-    for k in range(n):
-        seat = (gs[GSC.ACTIVE] + k) % n
-        collect_nb(dk, pl, gs, seat)
-        for _ in range(MAX_HAND):
-            i = playable_nb(hand, pl, seat, IMP.TAX, wi)
-            if i < 0:
-                break
-            play_tax_nb(hand, fdeck, pl, gs, cfg, seat, i)
-        supply = gs[GSC.SANC:GSC.SANC + 3]
-        for _ in range(8):
-            p = pl[seat, PLC.PETITIONS]
-            if p < 2:
-                break
-            held = 0
-            for j in range(pl[seat, PLC.HAND_N]):
-                if hand[seat, j, 0] >= IMP.RENOVATE:
-                    held += 1
-            if p >= 5 and held == 0:
-                c = bots.sanction_pick_nb(bot_id, supply)
-                if c >= 0 and trade_nb(hand, fdeck, pl, gs, seat, I64(3), c, rng):
-                    continue
-            if p >= 5:
-                trade_nb(hand, fdeck, pl, gs, seat, I64(2), I64(-1), rng)
-            elif p >= 3:
-                trade_nb(hand, fdeck, pl, gs, seat, I64(1), I64(-1), rng)
-            elif p >= 2 and bot_id == bots.PETITIONER:
-                trade_nb(hand, fdeck, pl, gs, seat, I64(0), I64(-1), rng)
-            else:
-                break
-        price = cfg[CFG_FAVOR_PRICE] * gs[GSC.BATTLE]
-        if pl[seat, PLC.BOUGHT_WAVE] == 0 and pl[seat, PLC.GP] - price >= bp[bots.P_RESERVE] \
-                and bp[bots.P_FAVOR] > 0.0 and uniform_nb(rng) < bp[bots.P_FAVOR]:
-            if gain_favor_nb(hand, fdeck, pl, gs, seat, rng) >= 0:
-                pl[seat, PLC.GP] -= price
-                pl[seat, PLC.BOUGHT_WAVE] = 1
-        redraw_nb(hand, fdeck, pl, gs, seat, bots.redraw_count_nb(
-            hand[seat], pl[seat, PLC.HAND_N], bot_id), rng)
-        if level_due_nb(tw, pl, cfg, params[15], seat):
-            level_up_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng)
+    resolve_seats_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, I64(0), gs[GSC.N_PLAYERS],
+                     bot_id, bp, rng)
 
+
+@njit(refcount=False)  # borrows its arrays (see state.py)
+def resolve_seats_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, k_lo, k_hi, bot_id, bp, rng):
+    """The Resolve phase of the seats ``k_lo .. k_hi - 1`` places after the active player.
+
+    The seats resolve one after another and share nothing but the state, so the phase is
+    the same played in one call or seat by seat (the search bot decides seat by seat).
+    """
+    n = gs[GSC.N_PLAYERS]
+    for k in range(k_lo, k_hi):
+        seat = (gs[GSC.ACTIVE] + k) % n
+        resolve_seat_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, I64(0), bot_id, bp,
+                        rng)
+
+
+@njit(refcount=False)  # borrows its arrays (see state.py)
+def resolve_seat_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, stage, bot_id, bp, rng):
+    """The Resolve phase of one ``seat``.
+
+    ``stage`` 0: all of it (:func:`resolve_cards_nb`, the bot's Favor purchase, then the
+    redraw and level-ups); 1: only what follows the Favor purchase (a search bot decided
+    the purchase itself).
+    """
+    if stage == 0:
+        resolve_cards_nb(dk, pl, hand, fdeck, gs, params, seat, bot_id, rng)
+        favor_rule_nb(hand, fdeck, pl, gs, params[0], seat, bp, rng)
+    resolve_after_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng)
+
+
+@njit(refcount=False)  # borrows its arrays (see state.py)
+def resolve_cards_nb(dk, pl, hand, fdeck, gs, params, seat, bot_id, rng):
+    """Resolve for ``seat`` up to buying a Favor: Bounty or a Petition, Tax, trades."""
+    cfg = params[0]
+    wi = gs[GSC.WAVE_INDEX]
+    collect_nb(dk, pl, gs, seat)
+    for _ in range(MAX_HAND):
+        i = playable_nb(hand, pl, seat, IMP.TAX, wi)
+        if i < 0:
+            break
+        play_tax_nb(hand, fdeck, pl, gs, cfg, seat, i)
+    supply = gs[GSC.SANC:GSC.SANC + 3]
+    for _ in range(8):
+        p = pl[seat, PLC.PETITIONS]
+        if p < 2:
+            break
+        held = 0
+        for j in range(pl[seat, PLC.HAND_N]):
+            if hand[seat, j, 0] >= IMP.RENOVATE:
+                held += 1
+        if p >= 5 and held == 0:
+            c = bots.sanction_pick_nb(bot_id, supply)
+            if c >= 0 and trade_nb(hand, fdeck, pl, gs, seat, I64(3), c, rng):
+                continue
+        if p >= 5:
+            trade_nb(hand, fdeck, pl, gs, seat, I64(2), I64(-1), rng)
+        elif p >= 3:
+            trade_nb(hand, fdeck, pl, gs, seat, I64(1), I64(-1), rng)
+        elif p >= 2 and bot_id == bots.PETITIONER:
+            trade_nb(hand, fdeck, pl, gs, seat, I64(0), I64(-1), rng)
+        else:
+            break
+
+
+@njit(refcount=False)  # borrows its arrays (see state.py)
+def favor_price_nb(cfg, gs):
+    """GP a Favor costs in the current Battle (TB-117)."""
+    price = cfg[CFG_FAVOR_PRICE] * gs[GSC.BATTLE]
+    return price
+
+
+@njit(refcount=False)  # borrows its arrays (see state.py)
+def favor_open_nb(pl, gs, cfg, seat, reserve):
+    """True when ``seat`` may still buy a Favor this Wave (TB-118) and keep ``reserve`` GP."""
+    return pl[seat, PLC.BOUGHT_WAVE] == 0 and \
+        pl[seat, PLC.GP] - favor_price_nb(cfg, gs) >= reserve
+
+
+@njit(refcount=False)  # borrows its arrays (see state.py)
+def buy_favor_nb(hand, fdeck, pl, gs, cfg, seat, rng):
+    """``seat`` buys a Favor (TB-117/118): draws it blind and pays, if a card is left."""
+    if gain_favor_nb(hand, fdeck, pl, gs, seat, rng) >= 0:
+        pl[seat, PLC.GP] -= favor_price_nb(cfg, gs)
+        pl[seat, PLC.BOUGHT_WAVE] = 1
+
+
+@njit(refcount=False)  # borrows its arrays (see state.py)
+def favor_rule_nb(hand, fdeck, pl, gs, cfg, seat, bp, rng):
+    """The scripted bots' Favor purchase, when affordable.
+
+    With chance ``favor_buy`` in Battles 1-4 and ``favor_late`` in Battle 5 and the
+    clear-the-board Waves, where GP kept only tallies as VP at the end.
+    """
+    chance = bp[bots.P_FAVOR] if gs[GSC.BATTLE] < N_BATTLES else bp[bots.P_FAVOR_LATE]
+    if favor_open_nb(pl, gs, cfg, seat, bp[bots.P_RESERVE]) and chance > 0.0 and \
+            uniform_nb(rng) < chance:
+        buy_favor_nb(hand, fdeck, pl, gs, cfg, seat, rng)
+
+
+@njit(refcount=False)  # borrows its arrays (see state.py)
+def resolve_after_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng):
+    """Resolve for ``seat`` after buying a Favor: the discard-and-redraw, level-ups."""
+    cfg = params[0]
+    redraw_nb(hand, fdeck, pl, gs, seat, bots.redraw_count_nb(
+        hand[seat], pl[seat, PLC.HAND_N], bot_id), rng)
+    if level_due_nb(tw, pl, cfg, params[15], seat):
+        level_up_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, seat, bot_id, bp, rng)

@@ -104,23 +104,41 @@ def start_wave_nb(gs):
 
 
 @njit(refcount=False)  # borrows its arrays (see state.py)
-def play_wave_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, draw, bot_id, bp, rng):
-    """One Wave: Advance, Draw (if ``draw``), Defend, Resolve, Develop (TB-005)."""
+def wave_front_nb(dk, occ, tw, pl, deck, gs, params, draw, rng):
+    """A Wave up to its Defend phase: start, Advance, Draw (if ``draw``).
+
+    Returns True when the panic forced the retreat (the Wave stops there).
+    """
     cfg = params[0]
     start_wave_nb(gs)
     advance_phase_nb(dk, occ, tw, pl, gs, params, rng)
     if over_nb(gs, cfg):
-        return
+        return True
     if draw != 0:
         draw_phase_nb(dk, occ, gs, deck, params, rng)
         if over_nb(gs, cfg):
-            return
-    defend_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng)
-    resolve_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng)
-    develop_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng)
+            return True
+    return False
+
+
+@njit(refcount=False)  # borrows its arrays (see state.py)
+def wave_end_nb(dk, occ, tw, bl, pl, gs, params):
+    """The end of a Wave after its Develop phase: the per-Wave markers, the invariants."""
+    cfg = params[0]
     end_wave_nb(dk, tw, pl, gs, cfg[CFG_SITES])
     if cfg[CFG_CHECK] != 0:
         check_invariants_nb(dk, occ, tw, bl, pl, gs, params)
+
+
+@njit(refcount=False)  # borrows its arrays (see state.py)
+def play_wave_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, draw, bot_id, bp, rng):
+    """One Wave: Advance, Draw (if ``draw``), Defend, Resolve, Develop (TB-005)."""
+    if wave_front_nb(dk, occ, tw, pl, deck, gs, params, draw, rng):
+        return
+    defend_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng)
+    resolve_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng)
+    develop_phase_nb(dk, occ, tw, bl, pl, hand, fdeck, gs, params, bot_id, bp, rng)
+    wave_end_nb(dk, occ, tw, bl, pl, gs, params)
 
 
 @njit(refcount=False)  # borrows its arrays (see state.py)
@@ -134,32 +152,57 @@ def on_path_nb(dk, gs):
 
 
 @njit(refcount=False)  # borrows its arrays (see state.py)
-def play_battles_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, rng):
-    """Battles 1..5 of 3 Waves with a Lull between (TB-002/003), then clear the board."""
+def next_wave_nb(dk, tw, pl, deck, gs, params, b, w, bp, rng):
+    """After Wave ``w`` of Battle ``b`` was played: the Lull if due; the next Wave or the end.
+
+    ``w`` 1-3 are a Battle's Waves (TB-002/003); ``w`` > 3 (with ``b`` 5) are the
+    clear-the-board Waves after Battle 5 (TB-214, setting ``clear_board``), played while
+    Drakka stand on the path. Records the panic after each Battle. Returns the next
+    ``(battle, wave)``, or ``(0, 0)`` when the game is over (``gs[OVER]`` set).
+    """
     cfg = params[0]
-    for b in range(1, N_BATTLES + 1):
-        for w in range(1, WAVES_PER_BATTLE + 1):
-            gs[GSC.WAVE] = w
-            play_wave_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, I64(1), bot_id, bp,
-                         rng)
-            if gs[GSC.OVER] != 0:
-                gs[GSC.PANIC_B + b - 1] = gs[GSC.PANIC]
-                return
+    if w <= WAVES_PER_BATTLE:
+        if gs[GSC.OVER] != 0:
+            gs[GSC.PANIC_B + b - 1] = gs[GSC.PANIC]
+            return 0, 0
+        if w < WAVES_PER_BATTLE:
+            return b, w + 1
         gs[GSC.PANIC_B + b - 1] = gs[GSC.PANIC]
         if b < N_BATTLES:
             lull_nb(dk, tw, pl, deck, gs, params, b, bp, rng)
-    if cfg[CFG_CLEAR_BOARD] != 0:  # TB-214
-        for _ in range(MAX_EXTRA_WAVES):
-            if on_path_nb(dk, gs) == 0:
-                break
-            gs[GSC.EXTRA_WAVES] += 1
-            gs[GSC.WAVE] = WAVES_PER_BATTLE + gs[GSC.EXTRA_WAVES]
-            play_wave_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, I64(0), bot_id, bp,
-                         rng)
-            if gs[GSC.OVER] != 0:
-                break
+            return b + 1, 1
+        if cfg[CFG_CLEAR_BOARD] == 0:
+            gs[GSC.OVER] = 1
+            return 0, 0
+    elif gs[GSC.OVER] != 0:
         gs[GSC.PANIC_B + N_BATTLES - 1] = gs[GSC.PANIC]
-    gs[GSC.OVER] = 1
+        return 0, 0
+    if gs[GSC.EXTRA_WAVES] >= MAX_EXTRA_WAVES or on_path_nb(dk, gs) == 0:
+        gs[GSC.PANIC_B + N_BATTLES - 1] = gs[GSC.PANIC]
+        gs[GSC.OVER] = 1
+        return 0, 0
+    gs[GSC.EXTRA_WAVES] += 1
+    return N_BATTLES, WAVES_PER_BATTLE + gs[GSC.EXTRA_WAVES]
+
+
+@njit(refcount=False)  # borrows its arrays (see state.py)
+def play_from_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, b, w, bot_id, bp, rng):
+    """Play the game on from the start of Wave ``w`` of Battle ``b`` to its end.
+
+    ``(b, w)`` as :func:`next_wave_nb` returns it; ``b`` 0 plays nothing.
+    """
+    while b > 0:
+        gs[GSC.WAVE] = w
+        play_wave_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params,
+                     I64(1) if w <= WAVES_PER_BATTLE else I64(0), bot_id, bp, rng)
+        b, w = next_wave_nb(dk, tw, pl, deck, gs, params, b, w, bp, rng)
+
+
+@njit(refcount=False)  # borrows its arrays (see state.py)
+def play_battles_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, rng):
+    """Battles 1..5 of 3 Waves with a Lull between (TB-002/003), then clear the board."""
+    play_from_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, I64(1), I64(1), bot_id, bp,
+                 rng)
 
 
 @njit(refcount=False)  # borrows its arrays (see state.py)
