@@ -46,21 +46,39 @@ import pandas as pd
 
 from simlib.core.blocks import play_blocks
 from simlib.core.game import Bot, Game
+from simlib.errors import SimlibInputError
 from simlib.games.subterra import bots as _bots
 from simlib.games.subterra import compile as _compile
 from simlib.games.subterra import engine as _engine
+from simlib.games.subterra import search as _search
 from simlib.games.subterra import settings as _settings
 from simlib.games.subterra.state import MAX_CAVERS
 
 __all__ = ["GAME", "SubTerra"]
 
 BLOCK = 64  # games per block: a thread plays a block on state allocated once (core.blocks)
+SEARCH_BLOCK = 4  # the search bot's games are slow: small blocks share them evenly
 
 MEASURES = (
     "escaped", "left_behind", "tiles_revealed", "exit_revealed_round", "knockouts",
     "horror_knockouts", "exertions", "out_of_time_deaths", "dmg_tremor", "dmg_flood",
     "dmg_gas", "dmg_cave_in", "dmg_horror", "dmg_exert", "dmg_rough", "heals",
 )
+
+
+class SearchBot(Bot):
+    """The ``search`` bot: its ``budget`` is a whole number of rollouts."""
+
+    def resolve_params(self, overrides: dict[str, Any] | None) -> dict[str, float]:
+        """Return the parameters (see :meth:`Bot.resolve_params`); ``budget`` is whole."""
+        out = super().resolve_params(overrides)
+        budget = out["budget"]
+        if budget != int(budget):
+            raise SimlibInputError(
+                f"bot parameter 'budget': {budget:g} is not allowed; expected a whole "
+                f"number from 0 to {_search.BUDGET_MAX}"
+            )
+        return out
 
 
 class SubTerra(Game):
@@ -76,7 +94,8 @@ class SubTerra(Game):
         Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults, strict=True)),
             dict(_bots.PARAM_HELP), dict(_bots.PARAM_BOUNDS))
         for name, (bid, defaults, desc) in _bots.BOTS.items()
-    )
+    ) + (SearchBot("search", _search.SEARCH_BOT, _search.DESCRIPTION, dict(_search.PARAMS),
+             dict(_search.PARAM_HELP), dict(_search.PARAM_BOUNDS)),)
     default_bot = "explorer"
     outcomes = _engine.OUTCOME_NAMES
     leave_columns = tuple(f"leave_round_{i}" for i in range(MAX_CAVERS))
@@ -98,6 +117,9 @@ class SubTerra(Game):
         """Play games ``start .. start+count-1`` and return their records."""
         out = np.zeros(count, dtype=_engine.record_dt)
         bp = np.ascontiguousarray(bot_params, dtype=np.float64)
+        if int(bot_id) == _search.SEARCH_BOT:
+            return play_blocks(_search.play_block_search_nb, (compiled, bp), seed, start, out,
+                               SEARCH_BLOCK)
         return play_blocks(_engine.play_block_nb, (compiled, int(bot_id), bp), seed, start, out,
                            BLOCK)
 
