@@ -86,7 +86,7 @@ class SubTerra(Game):
 
     name = "subterra"
     title = "Sub Terra"
-    engine_version = "1"
+    engine_version = "2"
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "normal"

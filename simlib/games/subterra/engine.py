@@ -72,7 +72,8 @@ CFG_EXPLOSIVES = 6
 CFG_ROPES = 7
 CFG_START_SEAT = 8  # -1 = random starting caver (ST-044)
 CFG_CHECK = 9
-CFG_N = 10
+CFG_HORROR_ORDER = 10  # 0 = slot order, 1 = the starting caver's choice (ST-203)
+CFG_N = 11
 
 
 # --- small rules helpers ------------------------------------------------------------------
@@ -386,10 +387,39 @@ def move_horror_nb(tl, nb, cv, hz, gs, scratch, h, bot_id, bp):
 
 @njit(refcount=False)
 def move_all_horrors_nb(tl, nb, cv, hz, gs, scratch, bot_id, bp):
-    """Every horror in the cave takes one step, one at a time (ST-199, ST-203)."""
-    for h in range(MAX_HORRORS):
-        if hz[h] >= 0:
+    """Every horror in the cave takes one step, one at a time (ST-199, ST-203).
+
+    The order: the starting caver's choice (``gs[HORROR_ORDER]`` 1, a bot decision, see
+    ``bots.horror_order_nb``) or the horrors' slot order (0).
+    """
+    if gs[GFC.HORROR_ORDER] == 0 or gs[GFC.N_HORRORS] < 2:
+        for h in range(MAX_HORRORS):
+            if hz[h] >= 0:
+                move_horror_nb(tl, nb, cv, hz, gs, scratch, h, bot_id, bp)
+        return
+    # the order is chosen before any horror moves; the slot code packs it in base 4
+    code = horror_order_code_nb(tl, nb, cv, hz, gs, scratch, bot_id, bp)
+    for k in range(MAX_HORRORS):
+        h = (code >> (2 * k)) & 3
+        if h < MAX_HORRORS and hz[h] >= 0:
             move_horror_nb(tl, nb, cv, hz, gs, scratch, h, bot_id, bp)
+
+
+@njit(refcount=False)
+def horror_order_code_nb(tl, nb, cv, hz, gs, scratch, bot_id, bp):
+    """The starting caver's order of the horror moves, packed 2 bits a slot (3 = none).
+
+    Each horror's steps to its closest victim go to ``bots.horror_order_nb`` (in the
+    first cells of the ``PATH`` scratch row, which only spawning and the bots' searches of
+    an earlier round use). Writes ``scratch``.
+    """
+    steps = scratch[SCR.PATH]
+    for h in range(MAX_HORRORS):
+        steps[h] = -1
+        if hz[h] >= 0:
+            v, dv = closest_victim_nb(tl, nb, cv, gs, scratch, hz[h])
+            steps[h] = dv if v >= 0 else 99
+    return bots.horror_order_nb(steps, bot_id, bp)
 
 
 @njit(refcount=False)
@@ -781,6 +811,7 @@ def setup_nb(tl, nb, grid, cv, hz, gs, stack, deck, params, rng):
     gs[GFC.EXIT_ROUND] = -1
     gs[GFC.EXPLOSIVES_LEFT] = cfg[CFG_EXPLOSIVES]
     gs[GFC.ROPES_LEFT] = cfg[CFG_ROPES]
+    gs[GFC.HORROR_ORDER] = cfg[CFG_HORROR_ORDER]
     for h in range(MAX_HORRORS):
         hz[h] = -1
     # the cave: the start tile in the centre
@@ -1050,6 +1081,8 @@ record_dt = np.dtype(
         ("tiles_discarded", np.int8),
         ("invariant_violations", np.int32),
         ("leave_round", np.int16, (MAX_CAVERS,)),
+        ("reveals", np.int16),
+        ("explores", np.int16),
     ],
     align=True,
 )
@@ -1101,6 +1134,8 @@ def write_record_nb(tl, cv, gs, rec, game_index):
     rec["severe_cards"] = gs[GFC.SEVERE_DRAWN]
     rec["tiles_discarded"] = gs[GFC.DISCARDS]
     rec["invariant_violations"] = gs[GFC.VIOLATIONS]
+    rec["reveals"] = gs[GFC.ACTIONS + ACTION.REVEAL]
+    rec["explores"] = gs[GFC.ACTIONS + ACTION.EXPLORE]
     for c in range(MAX_CAVERS):
         if c < n:
             # escaped: the round they stepped onto the exit for good; removed by Out of

@@ -247,7 +247,8 @@ class GF(NamedTuple):
     TURN_AP: int = 92  # action points left in the turn being played
     TURN_EXERTED: int = 93  # 1 once the caver has exerted this turn
     TURN_ITER: int = 94  # decisions asked for in this turn (at most 12)
-    N: int = 95
+    HORROR_ORDER: int = 95  # 0 = slot order, 1 = the starting caver orders them (ST-203)
+    N: int = 96
 
 
 GFC = GF()
