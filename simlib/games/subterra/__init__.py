@@ -29,6 +29,9 @@ Readings of the checklist's open items (``shared/rules/sub-terra-checklist.md``)
   connected (the wall may be on either tile), or their own wall facing an empty cell.
 - ST-190: lowest rank = the smallest rank number.
 - ST-198: a tie between spawn tiles goes to the lowest tile index (the players' choice).
+- ST-203: the starting caver orders the horror moves (setting ``horror_order``, default
+  ``starting_caver``: the bots move the horror farthest from its victim first; ``slots``
+  is a fixed order).
 - ST-204: horrors may share a tile after moving.
 
 Other readings: the Engineer's explosives action costs its board's ``ability_cost`` (2);
