@@ -15,9 +15,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simlib.core.rng import new_state, skill_check_nb
+from simlib.core.jit import njit
+from simlib.core.rng import new_state, seed_state_nb, skill_check_nb
 from simlib.games.registry import get_game
-from simlib.games.subterra import engine, state
+from simlib.games.subterra import bots, engine, search, state
 from simlib.games.subterra.state import (
     ABILITY,
     CENTER,
@@ -232,3 +233,54 @@ def card_id(params: tuple, kind: int, severe: bool = False) -> int:
         if cards[i, 0] == kind and cards[i, 1] == int(severe):
             return i
     raise AssertionError(f"no card of kind {kind}, severe={severe}")
+
+
+@njit
+def play_split_nb(params, seed, game_index, stop_at, out):
+    """Play a game with ``explorer``, copying it at decision ``stop_at`` and going on twice.
+
+    The game is played through ``engine.advance_nb`` stopping at every decision (as the
+    search bot plays). Before decision ``stop_at`` the state and the generator state are
+    copied (``engine.copy_state_nb``); the original goes on decision by decision, the copy
+    with ``engine.play_rounds_nb``. ``out[0]`` gets the original's record, ``out[1]`` the
+    copy's. Returns ``(split, grid_ok)``: the decision copied at (-1 when the game ended
+    before it) and whether ``engine.undo_grid_nb`` restored the copy's grid to the
+    original's at the split.
+    """
+    tl, nb, grid, cv, hz, gs, stack, deck, scratch = state.alloc_nb()
+    tl2, nb2, grid2, cv2, hz2, gs2, stack2, deck2, scratch2 = state.alloc_nb()
+    grid0 = grid.copy()
+    rng = np.zeros(4, np.uint64)
+    rng2 = np.zeros(4, np.uint64)
+    seed_state_nb(seed, game_index, rng)
+    bots.forget_nb(scratch)
+    engine.setup_nb(tl, nb, grid, cv, hz, gs, stack, deck, params, rng)
+    bp = search.SCRIPTED_BP[0]
+    k = 0
+    split = -1
+    n0 = 0
+    while engine.advance_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, 0, bp,
+                            rng, True):
+        if k == stop_at:
+            engine.copy_state_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, tl2, nb2,
+                                 grid2, cv2, hz2, gs2, stack2, deck2, scratch2, True)
+            for j in range(4):
+                rng2[j] = rng[j]
+            grid0[:] = grid
+            n0 = gs[GFC.N_TILES]
+            split = k
+        c = engine.turn_caver_nb(gs)
+        a, g, w = bots.decide_nb(tl, nb, grid, cv, hz, gs, scratch, params, c,
+                                 gs[GFC.TURN_AP], gs[GFC.TURN_EXERTED] != 0, 0, bp)
+        engine.decide_act_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, a, g, w, 0,
+                             bp, rng)
+        k += 1
+    engine.write_record_nb(tl, cv, gs, out[0], game_index)
+    grid_ok = True
+    if split >= 0:
+        engine.play_rounds_nb(tl2, nb2, grid2, cv2, hz2, gs2, stack2, deck2, scratch2,
+                              params, 0, bp, rng2)
+        engine.write_record_nb(tl2, cv2, gs2, out[1], game_index)
+        engine.undo_grid_nb(tl2, grid2, gs2, n0)
+        grid_ok = np.array_equal(grid2, grid0)
+    return split, grid_ok

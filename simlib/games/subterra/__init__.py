@@ -29,6 +29,9 @@ Readings of the checklist's open items (``shared/rules/sub-terra-checklist.md``)
   connected (the wall may be on either tile), or their own wall facing an empty cell.
 - ST-190: lowest rank = the smallest rank number.
 - ST-198: a tie between spawn tiles goes to the lowest tile index (the players' choice).
+- ST-203: the starting caver orders the horror moves (setting ``horror_order``, default
+  ``starting_caver``: the bots move the horror farthest from its victim first; ``slots``
+  is a fixed order).
 - ST-204: horrors may share a tile after moving.
 
 Other readings: the Engineer's explosives action costs its board's ``ability_cost`` (2);
@@ -46,15 +49,18 @@ import pandas as pd
 
 from simlib.core.blocks import play_blocks
 from simlib.core.game import Bot, Game
+from simlib.errors import SimlibInputError
 from simlib.games.subterra import bots as _bots
 from simlib.games.subterra import compile as _compile
 from simlib.games.subterra import engine as _engine
+from simlib.games.subterra import search as _search
 from simlib.games.subterra import settings as _settings
 from simlib.games.subterra.state import MAX_CAVERS
 
 __all__ = ["GAME", "SubTerra"]
 
 BLOCK = 64  # games per block: a thread plays a block on state allocated once (core.blocks)
+SEARCH_BLOCK = 4  # the search bot's games are slow: small blocks share them evenly
 
 MEASURES = (
     "escaped", "left_behind", "tiles_revealed", "exit_revealed_round", "knockouts",
@@ -63,12 +69,27 @@ MEASURES = (
 )
 
 
+class SearchBot(Bot):
+    """The ``search`` bot: its ``budget`` is a whole number of rollouts."""
+
+    def resolve_params(self, overrides: dict[str, Any] | None) -> dict[str, float]:
+        """Return the parameters (see :meth:`Bot.resolve_params`); ``budget`` is whole."""
+        out = super().resolve_params(overrides)
+        budget = out["budget"]
+        if budget != int(budget):
+            raise SimlibInputError(
+                f"bot parameter 'budget': {budget:g} is not allowed; expected a whole "
+                f"number from 0 to {_search.BUDGET_MAX}"
+            )
+        return out
+
+
 class SubTerra(Game):
     """The Sub Terra game spec (see the module docstring for the readings)."""
 
     name = "subterra"
     title = "Sub Terra"
-    engine_version = "1"
+    engine_version = "2"
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "normal"
@@ -76,7 +97,8 @@ class SubTerra(Game):
         Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults, strict=True)),
             dict(_bots.PARAM_HELP), dict(_bots.PARAM_BOUNDS))
         for name, (bid, defaults, desc) in _bots.BOTS.items()
-    )
+    ) + (SearchBot("search", _search.SEARCH_BOT, _search.DESCRIPTION, dict(_search.PARAMS),
+             dict(_search.PARAM_HELP), dict(_search.PARAM_BOUNDS)),)
     default_bot = "explorer"
     outcomes = _engine.OUTCOME_NAMES
     leave_columns = tuple(f"leave_round_{i}" for i in range(MAX_CAVERS))
@@ -98,6 +120,9 @@ class SubTerra(Game):
         """Play games ``start .. start+count-1`` and return their records."""
         out = np.zeros(count, dtype=_engine.record_dt)
         bp = np.ascontiguousarray(bot_params, dtype=np.float64)
+        if int(bot_id) == _search.SEARCH_BOT:
+            return play_blocks(_search.play_block_search_nb, (compiled, bp), seed, start, out,
+                               SEARCH_BLOCK)
         return play_blocks(_engine.play_block_nb, (compiled, int(bot_id), bp), seed, start, out,
                            BLOCK)
 

@@ -182,6 +182,7 @@ def compile_settings(values: dict[str, Any]) -> tuple:
     cfg[engine.CFG_ROPES] = values["ropes"]
     cfg[engine.CFG_START_SEAT] = values["start_seat"]
     cfg[engine.CFG_CHECK] = 1 if values["check_invariants"] else 0
+    cfg[engine.CFG_HORROR_ORDER] = 1 if values["horror_order"] == "starting_caver" else 0
     rows = []
     faces = iter(data["cave_in_faces"]["faces"])
     for name in CAVE_TILE_TYPES:

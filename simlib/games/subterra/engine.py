@@ -72,7 +72,8 @@ CFG_EXPLOSIVES = 6
 CFG_ROPES = 7
 CFG_START_SEAT = 8  # -1 = random starting caver (ST-044)
 CFG_CHECK = 9
-CFG_N = 10
+CFG_HORROR_ORDER = 10  # 0 = slot order, 1 = the starting caver's choice (ST-203)
+CFG_N = 11
 
 
 # --- small rules helpers ------------------------------------------------------------------
@@ -386,10 +387,39 @@ def move_horror_nb(tl, nb, cv, hz, gs, scratch, h, bot_id, bp):
 
 @njit(refcount=False)
 def move_all_horrors_nb(tl, nb, cv, hz, gs, scratch, bot_id, bp):
-    """Every horror in the cave takes one step, one at a time (ST-199, ST-203)."""
-    for h in range(MAX_HORRORS):
-        if hz[h] >= 0:
+    """Every horror in the cave takes one step, one at a time (ST-199, ST-203).
+
+    The order: the starting caver's choice (``gs[HORROR_ORDER]`` 1, a bot decision, see
+    ``bots.horror_order_nb``) or the horrors' slot order (0).
+    """
+    if gs[GFC.HORROR_ORDER] == 0 or gs[GFC.N_HORRORS] < 2:
+        for h in range(MAX_HORRORS):
+            if hz[h] >= 0:
+                move_horror_nb(tl, nb, cv, hz, gs, scratch, h, bot_id, bp)
+        return
+    # the order is chosen before any horror moves; the slot code packs it in base 4
+    code = horror_order_code_nb(tl, nb, cv, hz, gs, scratch, bot_id, bp)
+    for k in range(MAX_HORRORS):
+        h = (code >> (2 * k)) & 3
+        if h < MAX_HORRORS and hz[h] >= 0:
             move_horror_nb(tl, nb, cv, hz, gs, scratch, h, bot_id, bp)
+
+
+@njit(refcount=False)
+def horror_order_code_nb(tl, nb, cv, hz, gs, scratch, bot_id, bp):
+    """The starting caver's order of the horror moves, packed 2 bits a slot (3 = none).
+
+    Each horror's steps to its closest victim go to ``bots.horror_order_nb`` (in the
+    first cells of the ``PATH`` scratch row, which only spawning and the bots' searches of
+    an earlier round use). Writes ``scratch``.
+    """
+    steps = scratch[SCR.PATH]
+    for h in range(MAX_HORRORS):
+        steps[h] = -1
+        if hz[h] >= 0:
+            v, dv = closest_victim_nb(tl, nb, cv, gs, scratch, hz[h])
+            steps[h] = dv if v >= 0 else 99
+    return bots.horror_order_nb(steps, bot_id, bp)
 
 
 @njit(refcount=False)
@@ -668,48 +698,99 @@ def game_over_nb(cv, gs):
     return True
 
 
-@njit(refcount=False)
-def take_turn_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, bot_id, bp, rng):
-    """Caver ``c``'s turn: 2 action points, an optional exert for a third (ST-072..081).
+# --- the turn, one decision at a time ------------------------------------------------------
+MAX_DECISIONS = 12  # decisions asked for in one turn at most (a guard; no turn needs so many)
 
-    The bot picks each action after seeing the last (ST-074); a caver knocked out
-    mid-turn passes at once (ST-067); an exerted caver makes the end-of-turn check.
+
+@njit(refcount=False)
+def begin_turn_nb(gs):
+    """Start a turn: 2 action points, no exert yet (ST-072). Writes ``gs`` (turn slots)."""
+    gs[GFC.TURN_AP] = 2
+    gs[GFC.TURN_EXERTED] = 0
+    gs[GFC.TURN_ITER] = 0
+
+
+@njit(refcount=False)
+def turn_goes_on_nb(cv, gs, c):
+    """May caver ``c`` be asked for another action this turn?
+
+    Not once knocked out (a caver knocked out mid-turn passes at once, ST-067), not once
+    the game is over, and not past ``MAX_DECISIONS``.
     """
-    if cv[c, CFC.REMOVED] != 0 or cv[c, CFC.HP] <= 0:
-        return
-    ap = 2
-    exerted = False
-    for _ in range(12):
-        if cv[c, CFC.HP] <= 0 or gs[GFC.OVER] != 0:
-            break
-        action, arg, want_exert = bots.decide_nb(tl, nb, grid, cv, hz, gs, scratch, params,
-                                                 c, ap, exerted, bot_id, bp)
-        if action == ACTION.END:
-            break
-        cost = action_cost_nb(cv, c, action)
-        if cost > ap:
-            if exerted or not want_exert or cost > ap + 1:
-                break
-            exerted = True
-            ap += 1
-            gs[GFC.EXERTIONS] += 1
-        done = do_action_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, action, arg,
-                            bot_id, bp, rng)
-        if not done:
-            break  # a bot asking for an illegal action ends its turn rather than loop
-        gs[GFC.ACTIONS + action] += 1
-        ap -= cost
-        if gs[GFC.CHECK] != 0:
-            check_invariants_nb(tl, cv, hz, gs)
-        if game_over_nb(cv, gs):
-            gs[GFC.OVER] = 1
-        if ap <= 0 and exerted:
-            break
-    if exerted and cv[c, CFC.HP] > 0:
+    if cv[c, CFC.HP] <= 0 or gs[GFC.OVER] != 0:
+        return False
+    return gs[GFC.TURN_ITER] < MAX_DECISIONS
+
+
+@njit(refcount=False)
+def act_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, action, arg, want_exert,
+           bot_id, bp, rng):
+    """Carry out one decision of caver ``c``'s turn; return True while the turn goes on.
+
+    ``(action, arg, want_exert)`` is what the bot decided (``bots.decide_nb``). An action
+    costing more than the points left takes the exert point if the bot wants it, once a
+    turn, combined with a normal point for a 2-point action (ST-078..080). Writes every
+    state array (``gs``: the turn slots, the tallies, the game-over flag) and ``rng``.
+    """
+    gs[GFC.TURN_ITER] += 1
+    if action == ACTION.END:
+        return False
+    ap = gs[GFC.TURN_AP]
+    exerted = gs[GFC.TURN_EXERTED] != 0
+    cost = action_cost_nb(cv, c, action)
+    if cost > ap:
+        if exerted or not want_exert or cost > ap + 1:
+            return False
+        exerted = True
+        ap += 1
+        gs[GFC.TURN_EXERTED] = 1
+        gs[GFC.TURN_AP] = ap
+        gs[GFC.EXERTIONS] += 1
+    done = do_action_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, action, arg,
+                        bot_id, bp, rng)
+    if not done:
+        return False  # a bot asking for an illegal action ends its turn rather than loop
+    gs[GFC.ACTIONS + action] += 1
+    ap -= cost
+    gs[GFC.TURN_AP] = ap
+    if gs[GFC.CHECK] != 0:
+        check_invariants_nb(tl, cv, hz, gs)
+    if game_over_nb(cv, gs):
+        gs[GFC.OVER] = 1
+    if ap <= 0 and exerted:
+        return False
+    return True
+
+
+@njit(refcount=False)
+def end_turn_nb(tl, cv, gs, c, rng):
+    """End caver ``c``'s turn: an exerted caver makes the check, failing loses 1 (ST-081)."""
+    if gs[GFC.TURN_EXERTED] != 0 and cv[c, CFC.HP] > 0:
         if not skill_check_nb(rng):
             damage_nb(tl, cv, gs, c, 1, CAUSE_EXERT)
     if game_over_nb(cv, gs):
         gs[GFC.OVER] = 1
+
+
+@njit(refcount=False)
+def take_turn_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, bot_id, bp, rng):
+    """Caver ``c``'s whole turn: 2 action points, an optional exert for a third (ST-072..081).
+
+    The bot picks each action after seeing the last (ST-074); a caver knocked out
+    mid-turn passes at once (ST-067); an exerted caver makes the end-of-turn check.
+    The same steps as the turns of :func:`play_rounds_nb`. Writes every state array.
+    """
+    if cv[c, CFC.REMOVED] != 0 or cv[c, CFC.HP] <= 0:
+        return
+    begin_turn_nb(gs)
+    while turn_goes_on_nb(cv, gs, c):
+        action, arg, want_exert = bots.decide_nb(tl, nb, grid, cv, hz, gs, scratch, params,
+                                                 c, gs[GFC.TURN_AP],
+                                                 gs[GFC.TURN_EXERTED] != 0, bot_id, bp)
+        if not act_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, action, arg,
+                      want_exert, bot_id, bp, rng):
+            break
+    end_turn_nb(tl, cv, gs, c, rng)
 
 
 # --- setup and the whole game -------------------------------------------------------------
@@ -730,6 +811,7 @@ def setup_nb(tl, nb, grid, cv, hz, gs, stack, deck, params, rng):
     gs[GFC.EXIT_ROUND] = -1
     gs[GFC.EXPLOSIVES_LEFT] = cfg[CFG_EXPLOSIVES]
     gs[GFC.ROPES_LEFT] = cfg[CFG_ROPES]
+    gs[GFC.HORROR_ORDER] = cfg[CFG_HORROR_ORDER]
     for h in range(MAX_HORRORS):
         hz[h] = -1
     # the cave: the start tile in the centre
@@ -812,36 +894,152 @@ def next_seat_nb(cv, gs, seat):
     return seat
 
 
+# Where a game stands (slot ``GFC.PHASE``): a game is a sequence of these steps, so it can
+# stop before any caver's decision and go on later, or from a copy (``copy_state_nb``).
+PH_ROUND = 0  # a new round begins (setup leaves a game here)
+PH_TURN = 1  # the action phase: the turn of the ``TURN_K``-th caver from the marker begins
+PH_ACT = 2  # mid-turn: the caver is about to decide its next action
+PH_TURN_END = 3  # the turn is over: the exert check
+PH_AFTER = 4  # the action phase is over: the horror, hazard and end phases
+
+
+@njit(refcount=False)
+def turn_caver_nb(gs):
+    """The caver whose turn the action phase is at (from the marker clockwise, ST-071)."""
+    return (gs[GFC.START] + gs[GFC.TURN_K]) % gs[GFC.N_CAVERS]
+
+
+@njit(refcount=False)
+def advance_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, bot_id, bp, rng,
+               stop):
+    """Play on from where ``gs[PHASE]`` stands; return True at a caver's decision.
+
+    With ``stop`` False the bot ``bot_id`` decides every action and the game is played to
+    its end (returns False). With ``stop`` True it returns True whenever a caver is to
+    decide an action (``turn_caver_nb``, with ``gs[TURN_AP]`` points left and
+    ``gs[TURN_EXERTED]``): the caller decides and carries it out with :func:`decide_act_nb`,
+    then calls again. Every other choice (rotations, horror steps) is ``bot_id``'s.
+    Rounds follow ST-050 and ST-052..055. Writes every state array and ``rng``.
+    """
+    n_cav = gs[GFC.N_CAVERS]
+    while True:
+        ph = gs[GFC.PHASE]
+        if ph == PH_ROUND:
+            if gs[GFC.OVER] != 0 or gs[GFC.ROUND] >= MAX_ROUNDS:
+                return False
+            gs[GFC.ROUND] += 1
+            gs[GFC.TURN_K] = 0
+            gs[GFC.PHASE] = PH_TURN
+        elif ph == PH_TURN:
+            # 1. action phase, from the starting caver clockwise
+            if gs[GFC.OVER] != 0:
+                return False
+            if gs[GFC.TURN_K] >= n_cav:
+                gs[GFC.PHASE] = PH_AFTER
+                continue
+            c = turn_caver_nb(gs)
+            if cv[c, CFC.REMOVED] != 0 or cv[c, CFC.HP] <= 0:
+                gs[GFC.TURN_K] += 1
+                continue
+            begin_turn_nb(gs)
+            gs[GFC.PHASE] = PH_ACT
+        elif ph == PH_ACT:
+            c = turn_caver_nb(gs)
+            if not turn_goes_on_nb(cv, gs, c):
+                gs[GFC.PHASE] = PH_TURN_END
+                continue
+            if stop:
+                return True
+            action, arg, want_exert = bots.decide_nb(tl, nb, grid, cv, hz, gs, scratch,
+                                                     params, c, gs[GFC.TURN_AP],
+                                                     gs[GFC.TURN_EXERTED] != 0, bot_id, bp)
+            decide_act_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, action, arg,
+                          want_exert, bot_id, bp, rng)
+        elif ph == PH_TURN_END:
+            end_turn_nb(tl, cv, gs, turn_caver_nb(gs), rng)
+            gs[GFC.TURN_K] += 1
+            gs[GFC.PHASE] = PH_TURN
+        else:
+            # 2. horror phase
+            move_all_horrors_nb(tl, nb, cv, hz, gs, scratch, bot_id, bp)
+            if game_over_nb(cv, gs):
+                gs[GFC.OVER] = 1
+                return False
+            # 3. hazard phase
+            hazard_phase_nb(tl, nb, cv, hz, gs, deck, scratch, params, bot_id, bp, rng)
+            if gs[GFC.CHECK] != 0:
+                check_invariants_nb(tl, cv, hz, gs)
+            if game_over_nb(cv, gs):
+                gs[GFC.OVER] = 1
+                return False
+            # 4. end phase: hiding lasts this round; the marker passes on
+            for c in range(n_cav):
+                cv[c, CFC.HIDDEN] = 0
+            gs[GFC.START] = next_seat_nb(cv, gs, gs[GFC.START])
+            gs[GFC.PHASE] = PH_ROUND
+
+
+@njit(refcount=False)
+def decide_act_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, action, arg, want_exert,
+                  bot_id, bp, rng):
+    """Carry out the decision of the caver :func:`advance_nb` stopped at (see ``act_nb``)."""
+    c = turn_caver_nb(gs)
+    if not act_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, action, arg,
+                  want_exert, bot_id, bp, rng):
+        gs[GFC.PHASE] = PH_TURN_END
+
+
 @njit(refcount=False)
 def play_rounds_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, bot_id, bp, rng):
-    """Play rounds until the game ends (ST-050, ST-052..055). Writes every state array."""
-    n_cav = gs[GFC.N_CAVERS]
-    while gs[GFC.OVER] == 0 and gs[GFC.ROUND] < MAX_ROUNDS:
-        gs[GFC.ROUND] += 1
-        # 1. action phase, from the starting caver clockwise
-        for k in range(n_cav):
-            c = (gs[GFC.START] + k) % n_cav
-            take_turn_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, bot_id, bp, rng)
-            if gs[GFC.OVER] != 0:
-                break
-        if gs[GFC.OVER] != 0:
-            break
-        # 2. horror phase
-        move_all_horrors_nb(tl, nb, cv, hz, gs, scratch, bot_id, bp)
-        if game_over_nb(cv, gs):
-            gs[GFC.OVER] = 1
-            break
-        # 3. hazard phase
-        hazard_phase_nb(tl, nb, cv, hz, gs, deck, scratch, params, bot_id, bp, rng)
-        if gs[GFC.CHECK] != 0:
-            check_invariants_nb(tl, cv, hz, gs)
-        if game_over_nb(cv, gs):
-            gs[GFC.OVER] = 1
-            break
-        # 4. end phase: hiding lasts this round; the marker passes on
-        for c in range(n_cav):
-            cv[c, CFC.HIDDEN] = 0
-        gs[GFC.START] = next_seat_nb(cv, gs, gs[GFC.START])
+    """Play on until the game ends (ST-050, ST-052..055), bot ``bot_id`` deciding.
+
+    From a new round after setup, or from wherever ``gs[PHASE]`` stands (a copy taken
+    mid-turn goes on from that decision). Writes every state array.
+    """
+    advance_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, bot_id, bp, rng, False)
+
+
+@njit(refcount=False)
+def copy_rows_nb(a, b):
+    """Copy the 2-D array ``a`` into ``b`` (same shape, written) without allocating."""
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            b[i, j] = a[i, j]
+
+
+@njit(refcount=False)
+def copy_state_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, tl2, nb2, grid2, cv2, hz2,
+                  gs2, stack2, deck2, scratch2, with_grid):
+    """Copy a game's state into the second set of arrays (written), to play on from it.
+
+    Everything a game goes on from is copied: the cave, the pieces, the stack and the
+    deck, where the turn stands, and the bots' kept searches and team plan in ``scratch``
+    (so the copy's bots decide as the original's would). The generator state is the
+    caller's to copy or to replace. ``with_grid`` False skips the grid (large): the caller
+    keeps ``grid2`` equal to ``grid`` itself (e.g. by emptying the cells of the tiles a
+    copy laid, see ``undo_grid_nb``).
+    """
+    copy_rows_nb(tl, tl2)
+    copy_rows_nb(nb, nb2)
+    copy_rows_nb(cv, cv2)
+    copy_rows_nb(stack, stack2)
+    copy_rows_nb(scratch, scratch2)
+    for i in range(hz.shape[0]):
+        hz2[i] = hz[i]
+    for i in range(gs.shape[0]):
+        gs2[i] = gs[i]
+    for i in range(deck.shape[0]):
+        deck2[i] = deck[i]
+    if with_grid:
+        for i in range(grid.shape[0]):
+            grid2[i] = grid[i]
+
+
+@njit(refcount=False)
+def undo_grid_nb(tl, grid, gs, n0):
+    """Empty the grid cells of the tiles laid after the first ``n0`` (``grid`` written)."""
+    for t in range(n0, gs[GFC.N_TILES]):
+        grid[cell_of_nb(tl[t, TFC.X], tl[t, TFC.Y])] = -1
 
 
 # --- records --------------------------------------------------------------------------
@@ -883,6 +1081,8 @@ record_dt = np.dtype(
         ("tiles_discarded", np.int8),
         ("invariant_violations", np.int32),
         ("leave_round", np.int16, (MAX_CAVERS,)),
+        ("reveals", np.int16),
+        ("explores", np.int16),
     ],
     align=True,
 )
@@ -934,6 +1134,8 @@ def write_record_nb(tl, cv, gs, rec, game_index):
     rec["severe_cards"] = gs[GFC.SEVERE_DRAWN]
     rec["tiles_discarded"] = gs[GFC.DISCARDS]
     rec["invariant_violations"] = gs[GFC.VIOLATIONS]
+    rec["reveals"] = gs[GFC.ACTIONS + ACTION.REVEAL]
+    rec["explores"] = gs[GFC.ACTIONS + ACTION.EXPLORE]
     for c in range(MAX_CAVERS):
         if c < n:
             # escaped: the round they stepped onto the exit for good; removed by Out of

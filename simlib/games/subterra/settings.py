@@ -7,6 +7,7 @@ from typing import Any
 from simlib.core.game import Setting
 from simlib.errors import SimlibInputError
 from simlib.games.subterra.compile import (
+    CAVE_TILE_TYPES,
     DIFFICULTIES,
     board_names,
     deck_size,
@@ -37,6 +38,10 @@ SETTINGS = (
             "(-1 = random, ST-044)", lo=-1, hi=MAX_CAVERS - 1),
     Setting("data", str, "default", "content tables: 'default' or a TOML file overriding "
             "them (illustrative defaults, see data/default.toml)"),
+    Setting("horror_order", str, "starting_caver", "the order horrors move in: "
+            "'starting_caver' (the rulebook: the starting caver picks it; the bots move the "
+            "horror farthest from its victim first) or 'slots' (a fixed order, the horrors' "
+            "supply slots)", choices=("starting_caver", "slots"), reading="ST-203"),
     Setting("check_invariants", bool, False, "check state invariants after every step "
             "(slower; for tests)"),
 )
@@ -80,6 +85,13 @@ def validate(values: dict[str, Any]) -> None:
     if avail < cavers:
         raise SimlibInputError(
             f"setting 'cavers': {cavers} cavers but the team has only {avail} boards"
+        )
+    stack = sum(sum(data["tiles"][name][1:]) for name in CAVE_TILE_TYPES)
+    if values["exit_depth"] > stack + 1:
+        raise SimlibInputError(
+            f"setting 'exit_depth': {values['exit_depth']} is beyond the tile stack "
+            f"({stack} cave tiles and the exit, data '{values['data']}'); allowed: 1 to "
+            f"{stack + 1}"
         )
     pool_len = len(hazard_pool(data, difficulty))
     deck = values["hazard_cards"]

@@ -242,7 +242,13 @@ class GF(NamedTuple):
     SCRIPT_TILES: int = 66  # 8 slots: tiles in the cave when step i was asked for
     SCRIPT_AP: int = 74  # 8 slots: action points left when step i was asked for
     SCRIPT_ROUND: int = 82  # 8 slots: the round when step i was asked for
-    N: int = 90
+    PHASE: int = 90  # where the game stands (engine.PH_*): a game can stop and go on
+    TURN_K: int = 91  # the action phase: the turn of the K-th caver from the marker
+    TURN_AP: int = 92  # action points left in the turn being played
+    TURN_EXERTED: int = 93  # 1 once the caver has exerted this turn
+    TURN_ITER: int = 94  # decisions asked for in this turn (at most 12)
+    HORROR_ORDER: int = 95  # 0 = slot order, 1 = the starting caver orders them (ST-203)
+    N: int = 96
 
 
 GFC = GF()
