@@ -28,6 +28,7 @@ def test_meta_experiment_covers_every_pairing_from_both_seats():
 def test_meta_experiment_runs_and_reports(tmp_path):
     d = tomllib.loads(FILE.read_text())
     d["games"] = 200
+    d["ladder"]["games"] = 40  # the shipped ladder, on fewer games
     d["out"] = str(tmp_path / "meta")
     res = run_experiment(experiment_from_dict(d), progress=False)
     df = res.df
@@ -38,7 +39,7 @@ def test_meta_experiment_runs_and_reports(tmp_path):
     for h in html.TWO_SEAT_SECTIONS:
         assert f"<h2>{h}</h2>" in text
     assert "Gaia Titan" in text  # card names, not ids
-    for h in ("Outcome shares", "Game length"):
+    for h in ("Outcome shares", "Game length", "Skill ladder"):
         assert f"<h2>{h}</h2>" in text
     assert isinstance(df["outcome"].dtype, pd.CategoricalDtype)
 
