@@ -54,7 +54,7 @@ from simlib.core.results import (
 from simlib.core.runner import (
     RunPlan,
     _check_int,
-    _check_options,
+    _check_run_kwargs,
     _connect,
     _fmt,
     _is_client,
@@ -416,13 +416,7 @@ def run_ladder(
     plan: LadderPlan, out: str | os.PathLike | None = None, **run_kwargs: Any
 ) -> Ladder:
     """Play a resolved :class:`LadderPlan` (see :func:`ladder` for the arguments)."""
-    _check_options(
-        run_kwargs.get("backend", "local"),
-        run_kwargs.get("scheduler"),
-        run_kwargs.get("chunk_size"),
-        run_kwargs.get("progress"),
-        run_kwargs.get("threads"),
-    )
+    _check_run_kwargs(run_kwargs)
     folder = Path(out) if out is not None else None
     stored = check_ladder_out(plan, folder) if folder is not None else None
     rung_dirs = [

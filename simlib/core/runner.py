@@ -816,6 +816,17 @@ def _paired_stage(
     return min(cap, target)
 
 
+def _check_run_kwargs(run_kwargs: dict[str, Any]) -> None:
+    """Check the execution keywords (as :func:`run` takes them) a caller passes through."""
+    _check_options(
+        run_kwargs.get("backend", "local"),
+        run_kwargs.get("scheduler"),
+        run_kwargs.get("chunk_size"),
+        run_kwargs.get("progress"),
+        run_kwargs.get("threads"),
+    )
+
+
 def _check_options(backend, scheduler, chunk_size, progress, threads) -> None:
 
     if backend not in BACKENDS:
@@ -1099,13 +1110,7 @@ def sweep(
         if folder is not None:
             check_out(folder, plan)
         plans.append((v, plan, folder))
-    _check_options(
-        run_kwargs.get("backend", "local"),
-        run_kwargs.get("scheduler"),
-        run_kwargs.get("chunk_size"),
-        run_kwargs.get("progress"),
-        run_kwargs.get("threads"),
-    )
+    _check_run_kwargs(run_kwargs)
     if out is not None:
         _check_sweep_folder(Path(out), param)
 
