@@ -20,6 +20,7 @@ command line with ``SIMLIB_EXTRA_GAMES=toygame:GAME`` and ``tests/`` on ``PYTHON
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -436,3 +437,40 @@ def register_handicap_toy() -> HandicapToyGame:
     """Register the handicap toy game under "toy_handicap" and return it."""
     register(HANDICAP_GAME)
     return HANDICAP_GAME
+
+
+class DataToyGame(ToyGame):
+    """The toy game with ``p`` read from a data file (setting ``data``, ``Setting.file``).
+
+    ``data = "default"`` means ``p = 0.5``; otherwise the TOML file's ``p``. The parsed file
+    is cached by its path, as a game's loader might: the runner must still play the bytes
+    it recorded (it compiles from a content-addressed copy).
+    """
+
+    name = "toy_data"
+    title = "Toy coin game with a data file"
+    settings = (
+        Setting("data", str, "default", "'default' (p = 0.5) or a TOML file with p", file=True),
+        Setting("max_rounds", int, 10, "rounds before the game is lost", lo=1, hi=50),
+    )
+    presets = {"normal": {}}
+
+    def compile(self, values: dict[str, Any]) -> tuple:
+        p = 0.5 if values["data"] == "default" else _toy_data_p(values["data"])
+        return (np.float64(p), np.int64(values["max_rounds"]))
+
+
+@functools.lru_cache(maxsize=8)
+def _toy_data_p(path: str) -> float:
+    from simlib.core.datafile import read_toml
+
+    return float(read_toml(path)["p"])
+
+
+DATA_GAME = DataToyGame()
+
+
+def register_data_toy() -> DataToyGame:
+    """Register the data-file toy game under "toy_data" and return it."""
+    register(DATA_GAME)
+    return DATA_GAME

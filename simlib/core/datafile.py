@@ -6,6 +6,10 @@ Errors are one line naming the file. Game-agnostic: each game validates its own 
 from __future__ import annotations
 
 import copy
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +20,7 @@ except ModuleNotFoundError:  # Python < 3.11
 
 from simlib.errors import SimlibInputError
 
-__all__ = ["read_toml", "merge_tables", "file_stamp"]
+__all__ = ["read_toml", "merge_tables", "file_stamp", "DataSnapshot", "snapshot", "materialize"]
 
 
 def read_toml(path: str | Path, what: str = "data file") -> dict[str, Any]:
@@ -63,3 +67,58 @@ def file_stamp(path: str | Path | None) -> tuple[int, int] | None:
     except OSError:
         return None
     return (st.st_mtime_ns, st.st_size)
+
+
+@dataclass(frozen=True)
+class DataSnapshot:
+    """The content of a data file as a run read it: the path given, its SHA-256, the bytes."""
+
+    path: str
+    sha256: str
+    content: bytes
+
+
+def snapshot(path: str | Path, what: str = "data file") -> DataSnapshot:
+    """Read ``path`` once (``~`` expanded) and return its content with its SHA-256.
+
+    A missing or unreadable file is a one-line ``SimlibInputError`` naming ``what``.
+    """
+    full = Path(path).expanduser()
+    try:
+        content = full.read_bytes()
+    except FileNotFoundError:
+        raise SimlibInputError(f"{what}: data file '{path}' does not exist") from None
+    except IsADirectoryError:
+        raise SimlibInputError(f"{what}: '{path}' is a folder; expected a .toml file") from None
+    except OSError as err:
+        raise SimlibInputError(f"{what}: data file '{path}' cannot be read: {err.strerror}") from None
+    return DataSnapshot(str(path), hashlib.sha256(content).hexdigest(), content)
+
+
+def _store_dir() -> Path:
+    return Path(os.environ.get("SIMLIB_DATA_STORE") or Path(tempfile.gettempdir()) / "simlib-data")
+
+
+def materialize(snap: DataSnapshot) -> str:
+    """Write ``snap`` into a content-addressed store and return the path of that copy.
+
+    The copy lives at ``<store>/<sha256>/<file name>``, so a game that caches a parsed file
+    by its path caches by content, and a process (a Dask worker) that never saw the
+    original file reads exactly the bytes the run recorded. ``SIMLIB_DATA_STORE`` moves the
+    store (default: the system's temp folder).
+    """
+    folder = _store_dir() / snap.sha256
+    target = folder / (Path(snap.path).name or "data.toml")
+    try:
+        if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == snap.sha256:
+            return str(target)
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+        tmp.write_bytes(snap.content)
+        os.replace(tmp, target)
+    except OSError as err:
+        raise SimlibInputError(
+            f"data file '{snap.path}': cannot write its copy under '{folder}': {err.strerror} "
+            "(set SIMLIB_DATA_STORE to a writable folder)"
+        ) from None
+    return str(target)

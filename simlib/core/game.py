@@ -29,6 +29,10 @@ class Setting:
     ``None`` when the value is derived from others (e.g. a deck size read from a table).
     ``reading`` names the checklist id (``"TB-214"``) of an open rule this setting settles:
     its default is the rulebook's most literal reading and ``help`` names the alternative.
+    ``file`` marks a data-file setting: its value is ``"default"`` (the game's embedded
+    tables) or the path of a file. A run records the file's content hash (resuming with an
+    edited file is refused) and Dask workers receive the file's content, never a path to
+    reopen.
     """
 
     name: str
@@ -39,6 +43,7 @@ class Setting:
     hi: float | None = None
     choices: tuple[str, ...] | None = None
     reading: str = ""
+    file: bool = False
 
     #: What messages call this value ("setting 'p': ...").
     what: ClassVar[str] = "setting"

@@ -280,6 +280,7 @@ def run_meta(cfg: dict, games: int, games_present: int, out: str | None) -> dict
         "simlib_version": simlib_version(),
         "out": out,
         **({"stopping": dict(cfg["stopping"])} if isinstance(cfg.get("stopping"), dict) else {}),
+        **({"data_files": dict(cfg["data_files"])} if cfg.get("data_files") else {}),
     }
 
 

@@ -28,13 +28,14 @@ import os
 import sys
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from simlib.core.datafile import DataSnapshot, materialize, snapshot
 from simlib.core.game import Bot, Game
 from simlib.core.results import (
     CHUNK_DIR,
@@ -105,24 +106,31 @@ class RunPlan:
     params: dict[str, float]
     seed: int
     games: int
+    #: The data files the settings name (``Setting.file``), as read when the run was resolved.
+    data_files: dict[str, DataSnapshot] = field(default_factory=dict)
 
     def config(self) -> dict[str, Any]:
         """Return the configuration a run folder must match to be resumed (JSON types)."""
-        return json.loads(
-            json.dumps(
-                jsonable(
-                    {
-                        "game": self.game.name,
-                        "engine_version": self.game.engine_version,
-                        "preset": self.preset,
-                        "settings": self.values,
-                        "bot": self.bot.name,
-                        "bot_params": self.params,
-                        "seed": self.seed,
-                    }
-                )
-            )
-        )
+        cfg = {
+            "game": self.game.name,
+            "engine_version": self.game.engine_version,
+            "preset": self.preset,
+            "settings": self.values,
+            "bot": self.bot.name,
+            "bot_params": self.params,
+            "seed": self.seed,
+        }
+        if self.data_files:
+            cfg["data_files"] = {k: snap.sha256 for k, snap in self.data_files.items()}
+        return json.loads(json.dumps(jsonable(cfg)))
+
+    def compile_values(self) -> dict[str, Any]:
+        """The settings with each data file replaced by its content-addressed copy.
+
+        Every backend compiles from these, so the games played are the bytes the run
+        recorded, whatever happens to the original file or whichever process plays them.
+        """
+        return {**self.values, **{k: materialize(s) for k, s in self.data_files.items()}}
 
     def run_file(self, games: int, complete: bool) -> dict[str, Any]:
         """Contents of ``run.json``."""
@@ -188,8 +196,20 @@ def resolve_run(
     params = b.resolve_params(bot_params)
     games = _check_int("games", games, 1, MAX_GAMES, "10**12 - 1")
     seed = _check_int("seed", seed, 0, 2**63 - 1, "2**63 - 1")
+    data_files = {
+        s.name: snapshot(values[s.name], f"setting '{s.name}'")
+        for s in g.settings
+        if s.file and isinstance(values.get(s.name), str) and values[s.name] != "default"
+    }
     return RunPlan(
-        g, g.default_preset if preset is None else preset, values, b, params, seed, games
+        g,
+        g.default_preset if preset is None else preset,
+        values,
+        b,
+        params,
+        seed,
+        games,
+        data_files,
     )
 
 
@@ -215,6 +235,10 @@ def _first_difference(stored: dict, new: dict) -> tuple[str, Any, Any] | None:
             return f"bot.{key}", old_p.get(key, "<unset>"), new_p.get(key, "<unset>")
     if stored.get("seed") != new["seed"]:
         return "seed", stored.get("seed"), new["seed"]
+    old_d, new_d = stored.get("data_files") or {}, new.get("data_files") or {}
+    for key in list(new_d) + [k for k in old_d if k not in new_d]:
+        if old_d.get(key) != new_d.get(key):
+            return f"data_files.{key}", old_d.get(key), new_d.get(key)
     return None
 
 
@@ -238,6 +262,21 @@ def check_out(out: str | os.PathLike, plan: RunPlan) -> dict | None:
                 raise SimlibInputError(
                     f"out folder '{out}' holds a run of {old}; this call runs {new}. "
                     "Use another folder or the same configuration."
+                )
+            if key.startswith("data_files."):
+                name = key.split(".", 1)[1]
+                path = plan.values.get(name)
+                if old is None:
+                    raise SimlibInputError(
+                        f"out folder '{out}' holds a run of {stored['game']} that recorded no "
+                        f"content hash for {name}='{path}', so the file cannot be checked "
+                        "against it; use another folder"
+                    )
+                raise SimlibInputError(
+                    f"out folder '{out}' holds a run of {stored['game']} played with another "
+                    f"content of {name}='{path}' (sha256 {str(old)[:12]}, the file now "
+                    f"{str(new)[:12]}): the file changed since. Use another folder or restore "
+                    "the file."
                 )
             raise SimlibInputError(
                 f"out folder '{out}' holds a run of {stored['game']} with {key}={_fmt(old)}; "
@@ -289,6 +328,13 @@ def _compiled_for(key: str) -> tuple:
     return _WORKER_GAMES[spec["game"]].compile(spec["settings"])
 
 
+@dataclass(frozen=True)
+class _ShippedData:
+    """A data file's content sent to a Dask worker in place of its path."""
+
+    snapshot: DataSnapshot
+
+
 def play_chunk(
     game: str | Game,
     values: dict[str, Any],
@@ -309,6 +355,9 @@ def play_chunk(
 
     g = get_game(game)
     _WORKER_GAMES[g.name] = g
+    values = {
+        k: materialize(v.snapshot) if isinstance(v, _ShippedData) else v for k, v in values.items()
+    }
     key = json.dumps(
         jsonable({"game": g.name, "engine_version": g.engine_version, "settings": values}),
         sort_keys=True,
@@ -901,7 +950,7 @@ def execute(
                 size = chunk_size or min(games, DEFAULT_CHUNK_SIZE)
                 if threads is not None:
                     numba.set_num_threads(threads)
-                compiled = plan.game.compile(plan.values)
+                compiled = plan.game.compile(plan.compile_values())
                 param_vec = np.array(list(plan.params.values()), dtype=np.float64)
                 for start, stop in _chunks(todo_ranges, size):
                     records = plan.game.play_batch(
@@ -958,12 +1007,14 @@ def _run_dask(plan, ranges, scheduler, chunk_size, threads, finish_chunk) -> Non
             )
         todo = _chunks(ranges, chunk_size)
         token = uuid.uuid4().hex[:12]
+        # Workers get the data files' bytes, never a path to reopen in their own folder.
+        values = {**plan.values, **{k: _ShippedData(s) for k, s in plan.data_files.items()}}
         where = {}
         for start, stop in todo:
             fut = client.submit(
                 play_chunk,
                 plan.game,
-                plan.values,
+                values,
                 plan.bot.name,
                 plan.params,
                 plan.seed,
