@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from simlib.core.datafile import DataSnapshot, materialize, snapshot
+from simlib.core.folderlock import LOCK_FILE, folder_lock
 from simlib.core.game import Bot, Game
 from simlib.core.results import (
     CHUNK_DIR,
@@ -283,7 +284,7 @@ def check_out(out: str | os.PathLike, plan: RunPlan) -> dict | None:
                 f"this call has {key}={_fmt(new)}. Use another folder or the same configuration."
             )
         return stored
-    if any(folder.iterdir()):
+    if any(p.name != LOCK_FILE for p in folder.iterdir()):
         raise SimlibInputError(
             f"out folder '{out}' is not empty and holds no simlib run (no {RUN_FILE}); "
             "use a new or empty folder"
@@ -905,12 +906,36 @@ def execute(
     threads: int | None = None,
     desc: str | None = None,
 ) -> Results:
-    """Run a resolved :class:`RunPlan` (see :func:`run` for the arguments)."""
+    """Run a resolved :class:`RunPlan` (see :func:`run` for the arguments).
+
+    A run folder is locked (:func:`simlib.core.folderlock.folder_lock`) while the run
+    writes it, and its configuration is checked again under the lock, so a second writer
+    is refused instead of mixing its chunks with the first one's.
+    """
+    _check_options(backend, scheduler, chunk_size, progress, threads)
+    args = (plan, backend, scheduler, chunk_size, progress, threads, desc)
+    if out is None:
+        return _execute(*args, None)
+    folder = Path(out)
+    check_out(folder, plan)
+    folder.mkdir(parents=True, exist_ok=True)
+    with folder_lock(folder):
+        return _execute(*args, folder)
+
+
+def _execute(
+    plan: RunPlan,
+    backend: str,
+    scheduler: Any,
+    chunk_size: int | None,
+    progress: bool | None,
+    threads: int | None,
+    desc: str | None,
+    folder: Path | None,
+) -> Results:
     import numba
 
-    _check_options(backend, scheduler, chunk_size, progress, threads)
     games = plan.games
-    folder = Path(out) if out is not None else None
     stored = check_out(folder, plan) if folder is not None else None
 
     stored_games = stored["games"] if stored else 0
