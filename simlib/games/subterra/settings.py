@@ -37,7 +37,7 @@ SETTINGS = (
     Setting("start_seat", int, -1, "seat holding the first starting-caver marker "
             "(-1 = random, ST-044)", lo=-1, hi=MAX_CAVERS - 1),
     Setting("data", str, "default", "content tables: 'default' or a TOML file overriding "
-            "them (illustrative defaults, see data/default.toml)"),
+            "them (illustrative defaults, see data/default.toml)", file=True),
     Setting("horror_order", str, "starting_caver", "the order horrors move in: "
             "'starting_caver' (the rulebook: the starting caver picks it; the bots move the "
             "horror farthest from its victim first) or 'slots' (a fixed order, the horrors' "

@@ -65,7 +65,7 @@ SETTINGS = (
     Setting("war_allowance", int, ALLOWANCE, "war allowance split between the players "
             "(printed 480, TB-049)", lo=0, hi=100_000),
     Setting("data", str, "default", "content tables: 'default' or a TOML file overriding them "
-            "(illustrative defaults, see data/default.toml)"),
+            "(illustrative defaults, see data/default.toml)", file=True),
     Setting("check_invariants", bool, False, "check state invariants after every phase "
             "(slower; for tests)"),
 )

@@ -102,6 +102,7 @@ SETTINGS = (
         "default",
         "content tables: 'default' or a TOML file whose tables "
         "replace the default ones (illustrative defaults, see data/*.toml)",
+        file=True,
     ),
     Setting(
         "check_invariants",
