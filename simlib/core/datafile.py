@@ -91,7 +91,9 @@ def snapshot(path: str | Path, what: str = "data file") -> DataSnapshot:
     except IsADirectoryError:
         raise SimlibInputError(f"{what}: '{path}' is a folder; expected a .toml file") from None
     except OSError as err:
-        raise SimlibInputError(f"{what}: data file '{path}' cannot be read: {err.strerror}") from None
+        raise SimlibInputError(
+            f"{what}: data file '{path}' cannot be read: {err.strerror}"
+        ) from None
     return DataSnapshot(str(path), hashlib.sha256(content).hexdigest(), content)
 
 

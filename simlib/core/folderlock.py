@@ -64,7 +64,9 @@ def folder_lock(folder: str | os.PathLike, what: str = "out folder") -> Iterator
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as err:
-        raise SimlibInputError(f"{what} '{folder}': cannot create its lock file: {err.strerror}")
+        raise SimlibInputError(
+            f"{what} '{folder}': cannot create its lock file: {err.strerror}"
+        ) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -43,7 +43,8 @@ SETTINGS = (
             "damage beyond 0 loses; equal overkill goes to the tiebreakers)",
             choices=("tiebreak", "overkill"), reading="TL-062"),
     Setting("data", str, "default", "card pool and decks: 'default' or a TOML file whose "
-            "[[cards]] / [decks] replace the defaults (illustrative, see data/default.toml)", file=True),
+            "[[cards]] / [decks] replace the defaults (illustrative, see data/default.toml)",
+            file=True),
     Setting("check_invariants", bool, False, "check that every card is accounted for after "
             "every phase (slower; for tests)"),
 )
