@@ -121,7 +121,7 @@ def test_a_worker_gets_the_content_not_the_path(tmp_path, monkeypatch):
     d = tmp_path / "d.toml"
     write_p(d, 0.7)
     plan = runner.resolve_run("toy_data", settings={"data": str(d)}, games=N, seed=SEED)
-    values = {**plan.values, "data": runner._ShippedData(plan.data_files["data"])}
+    values = {**plan.values, "data": plan.data_files["data"]}
     d.unlink()
     monkeypatch.chdir(tmp_path.parent)
     frame = runner.play_chunk("toy_data", values, plan.bot.name, plan.params, SEED, 0, N)

@@ -20,20 +20,34 @@ except ModuleNotFoundError:  # Python < 3.11
 
 from simlib.errors import SimlibInputError
 
-__all__ = ["read_toml", "merge_tables", "file_stamp", "DataSnapshot", "snapshot", "materialize"]
+__all__ = [
+    "read_bytes",
+    "read_toml",
+    "merge_tables",
+    "file_stamp",
+    "DataSnapshot",
+    "snapshot",
+    "materialize",
+]
 
 
-def read_toml(path: str | Path, what: str = "data file") -> dict[str, Any]:
-    """Parse the TOML file ``path``; any failure is a ``SimlibInputError`` naming it."""
+def read_bytes(path: str | Path, what: str = "data file") -> bytes:
+    """The bytes of ``path``; any failure is a ``SimlibInputError`` naming it."""
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise SimlibInputError(f"{what} '{path}' does not exist") from None
     except IsADirectoryError:
         raise SimlibInputError(f"{what} '{path}' is a folder; expected a .toml file") from None
     except OSError as err:
         raise SimlibInputError(f"{what} '{path}' cannot be read: {err.strerror}") from None
+
+
+def read_toml(path: str | Path, what: str = "data file") -> dict[str, Any]:
+    """Parse the TOML file ``path``; any failure is a ``SimlibInputError`` naming it."""
+    content = read_bytes(path, what)
+    try:
+        return tomllib.loads(content.decode("utf-8"))
     except tomllib.TOMLDecodeError as err:
         raise SimlibInputError(f"{what} '{path}' is not valid TOML: {err}") from None
     except UnicodeDecodeError:
@@ -83,17 +97,7 @@ def snapshot(path: str | Path, what: str = "data file") -> DataSnapshot:
 
     A missing or unreadable file is a one-line ``SimlibInputError`` naming ``what``.
     """
-    full = Path(path).expanduser()
-    try:
-        content = full.read_bytes()
-    except FileNotFoundError:
-        raise SimlibInputError(f"{what}: data file '{path}' does not exist") from None
-    except IsADirectoryError:
-        raise SimlibInputError(f"{what}: '{path}' is a folder; expected a .toml file") from None
-    except OSError as err:
-        raise SimlibInputError(
-            f"{what}: data file '{path}' cannot be read: {err.strerror}"
-        ) from None
+    content = read_bytes(Path(path).expanduser(), f"{what}: data file")
     return DataSnapshot(str(path), hashlib.sha256(content).hexdigest(), content)
 
 

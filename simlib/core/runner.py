@@ -220,26 +220,31 @@ def _fmt(value: Any) -> str:
     return json.dumps(jsonable(value))
 
 
+def _dict_difference(old: dict, new: dict, missing: Any) -> tuple[str, Any, Any] | None:
+    """The first key (``new``'s order, then ``old``'s extras) whose values differ."""
+    for key in list(new) + [k for k in old if k not in new]:
+        if old.get(key, missing) != new.get(key, missing):
+            return key, old.get(key, missing), new.get(key, missing)
+    return None
+
+
 def _first_difference(stored: dict, new: dict) -> tuple[str, Any, Any] | None:
     for key in ("game", "engine_version", "preset"):
         if stored.get(key) != new[key]:
             return key, stored.get(key), new[key]
-    old_s, new_s = stored.get("settings") or {}, new["settings"]
-    for key in list(new_s) + [k for k in old_s if k not in new_s]:
-        if old_s.get(key, "<unset>") != new_s.get(key, "<unset>"):
-            return key, old_s.get(key, "<unset>"), new_s.get(key, "<unset>")
+    diff = _dict_difference(stored.get("settings") or {}, new["settings"], "<unset>")
+    if diff is not None:
+        return diff
     if stored.get("bot") != new["bot"]:
         return "bot", stored.get("bot"), new["bot"]
-    old_p, new_p = stored.get("bot_params") or {}, new["bot_params"]
-    for key in list(new_p) + [k for k in old_p if k not in new_p]:
-        if old_p.get(key, "<unset>") != new_p.get(key, "<unset>"):
-            return f"bot.{key}", old_p.get(key, "<unset>"), new_p.get(key, "<unset>")
+    diff = _dict_difference(stored.get("bot_params") or {}, new["bot_params"], "<unset>")
+    if diff is not None:
+        return f"bot.{diff[0]}", diff[1], diff[2]
     if stored.get("seed") != new["seed"]:
         return "seed", stored.get("seed"), new["seed"]
-    old_d, new_d = stored.get("data_files") or {}, new.get("data_files") or {}
-    for key in list(new_d) + [k for k in old_d if k not in new_d]:
-        if old_d.get(key) != new_d.get(key):
-            return f"data_files.{key}", old_d.get(key), new_d.get(key)
+    diff = _dict_difference(stored.get("data_files") or {}, new.get("data_files") or {}, None)
+    if diff is not None:
+        return f"data_files.{diff[0]}", diff[1], diff[2]
     return None
 
 
@@ -329,13 +334,6 @@ def _compiled_for(key: str) -> tuple:
     return _WORKER_GAMES[spec["game"]].compile(spec["settings"])
 
 
-@dataclass(frozen=True)
-class _ShippedData:
-    """A data file's content sent to a Dask worker in place of its path."""
-
-    snapshot: DataSnapshot
-
-
 def play_chunk(
     game: str | Game,
     values: dict[str, Any],
@@ -357,7 +355,7 @@ def play_chunk(
     g = get_game(game)
     _WORKER_GAMES[g.name] = g
     values = {
-        k: materialize(v.snapshot) if isinstance(v, _ShippedData) else v for k, v in values.items()
+        k: materialize(v) if isinstance(v, DataSnapshot) else v for k, v in values.items()
     }
     key = json.dumps(
         jsonable({"game": g.name, "engine_version": g.engine_version, "settings": values}),
@@ -1033,7 +1031,7 @@ def _run_dask(plan, ranges, scheduler, chunk_size, threads, finish_chunk) -> Non
         todo = _chunks(ranges, chunk_size)
         token = uuid.uuid4().hex[:12]
         # Workers get the data files' bytes, never a path to reopen in their own folder.
-        values = {**plan.values, **{k: _ShippedData(s) for k, s in plan.data_files.items()}}
+        values = {**plan.values, **plan.data_files}
         where = {}
         for start, stop in todo:
             fut = client.submit(
