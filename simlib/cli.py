@@ -696,6 +696,7 @@ def _cmd_report(args, state) -> int:
         meta=shown,
         group_by=varying,
         sweep_params=numeric_settings,
+        effect_factors=[c for c in layout.get("effects", []) if c in res.df.columns],
         outcomes=meta.get("outcomes") or None,
         anytime_prior=res.anytime_prior(varying or None),
         **_report_options(game, meta.get("settings")),

@@ -22,6 +22,8 @@ An experiment file answers one question a designer asks. Example::
     [report]                # optional; how report.html groups the results
     sweep = ["cavers"]      # numeric grid keys drawn as difficulty curves
     group_by = ["preset"]   # columns the tables and charts are grouped by
+    effects = ["preset", "cavers"]  # factors ranked by how much they move the win rate
+                            # (default: every varied column when two or more vary; [] = none)
 
 Keys
 ----
@@ -170,7 +172,7 @@ TOP_KEYS: tuple[str, ...] = (
     "report",
     "precision",
 )
-REPORT_KEYS = ("sweep", "group_by")
+REPORT_KEYS = ("sweep", "group_by", "effects")
 TABLE_KEYS = ("title", "description", "game", "table", "options", "out")
 # What must match for a rerun of a table experiment to rewrite its out folder.
 TABLE_IDENTITY_KEYS = ("game", "table", "options")
@@ -260,6 +262,18 @@ class Experiment:
             return list(self.report["group_by"])
         dims = [("preset", self.presets), ("bot", self.bots), *self.grid.items()]
         return [name for name, values in dims if len(values) > 1]
+
+    def effect_factors(self) -> list[str]:
+        """Return the factors ranked in the report's "What moves the win rate".
+
+        ``[report] effects`` when given, else every varied column (preset, bot, grid keys)
+        when at least two vary.
+        """
+        if "effects" in self.report:
+            return list(self.report["effects"])
+        dims = [("preset", self.presets), ("bot", self.bots), *self.grid.items()]
+        varied = [name for name, values in dims if len(values) > 1]
+        return varied if len(varied) >= 2 else []
 
     def sweep_params(self) -> list[str]:
         """Return the settings drawn as curves: ``[report] sweep`` or numeric grid keys."""
@@ -754,7 +768,11 @@ def run_experiment(
         "source": str(exp.path) if exp.path else None,
         "command": exp.command(),
         "cells": [c.name for c in exp.cells],
-        "report": {"group_by": exp.group_by(), "sweep_params": exp.sweep_params()},
+        "report": {
+            "group_by": exp.group_by(),
+            "sweep_params": exp.sweep_params(),
+            "effects": exp.effect_factors(),
+        },
         "complete": False,
     }
     from simlib import __version__
@@ -832,6 +850,7 @@ def run_experiment(
         meta=report_meta,
         group_by=exp.group_by(),
         sweep_params=exp.sweep_params(),
+        effect_factors=exp.effect_factors(),
         outcomes=list(game.outcomes),
         anytime_prior=res.anytime_prior(exp.group_by()),
         **_report_options(game, exp.cells[0].plan.values),

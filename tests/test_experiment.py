@@ -81,6 +81,7 @@ def test_load_validates_and_resolves_every_cell(tmp_path):
     assert exp.cells[0].plan.params == {"risk": 0.0}
     assert exp.group_by() == ["preset", "bot", "max_rounds"]
     assert exp.sweep_params() == ["max_rounds"]
+    assert exp.effect_factors() == ["preset", "bot", "max_rounds"]
     assert "8 cells" in repr(exp)
 
 
@@ -134,11 +135,13 @@ def test_run_save_report_and_resume(tmp_path, monkeypatch):
     assert loaded.meta["report"] == {
         "group_by": ["preset", "bot", "max_rounds"],
         "sweep_params": ["max_rounds"],
+        "effects": ["preset", "bot", "max_rounds"],
     }
+    assert "<h2>What moves the win rate</h2>" in (out / "report.html").read_text()
     from simlib.cli import main
 
     assert main(["report", str(out), "--out", str(tmp_path / "again.html")]) == 0
-    assert (tmp_path / "again.html").exists()
+    assert "<h2>What moves the win rate</h2>" in (tmp_path / "again.html").read_text()
 
     counter = Counter()
     monkeypatch.setattr(GAME, "play_batch", counter)
@@ -224,6 +227,8 @@ BASE = 'game = "toy"\ngames = 100\n'
         (BASE + "[report]\ncolour = 1\n", ["unknown key 'report.colour'"]),
         (BASE + '[report]\nsweep = ["p"]\n', ["report.sweep", "'p'"]),
         (BASE + '[report]\ngroup_by = ["colour"]\n', ["report.group_by", "'colour'"]),
+        (BASE + '[report]\neffects = ["colour"]\n', ["report.effects", "'colour'"]),
+        (BASE + "[report]\neffects = true\n", ["report.effects", "list of column names"]),
         (BASE + "settings = 3\n", ["'settings' must be a table"]),
     ],
 )

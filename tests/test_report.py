@@ -433,6 +433,7 @@ def _build(df, path, **kw):
         measure_columns=["hazards"],
         time_column="rounds",
         causes=[("hazards by kind", "hazards", ["hazards_gas"])],
+        effect_factors=["preset", "bot"],
         **kw,
     )
 

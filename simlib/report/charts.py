@@ -29,6 +29,7 @@ __all__ = [
     "matchup_heatmap",
     "card_win_rate_chart",
     "tornado",
+    "effects_chart",
     "fig_to_png_bytes",
 ]
 
@@ -712,4 +713,54 @@ def tornado(table, ax=None, label="win rate"):
     ax.set_xlabel(f"{label} at low → high (blue: rises, orange: falls; line: 95% paired CI "
                   "of the effect)")
     ax.set_title(f"What moves the {label} (baseline {base:.1%})")
+    return ax
+
+
+def effects_chart(effects, ranking, ax=None):
+    """Forest plot of the changes a grid's factors make (:mod:`simlib.report.effects`).
+
+    One row per change (a factor's level against its baseline), largest mean change on
+    top; a dot per stratum (the other factors' levels) at its change in win rate, with its
+    interval as a line, and a black tick at the mean over the strata.
+
+    Parameters
+    ----------
+    effects : pandas.DataFrame
+        :func:`simlib.report.effects.factor_effects`.
+    ranking : pandas.DataFrame
+        :func:`simlib.report.effects.rank_effects` of the same table (sets the row order).
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure if omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    """
+    from simlib.report.effects import change_label
+
+    n = len(ranking)
+    ax = _new_ax(ax, figsize=(7.5, 0.55 * n + 1.8))
+    conf = effects.attrs.get("confidence", 0.95)
+    labels = []
+    palette = ("#3b7dd8", "#d8703b", "#3ba35b", "#8a4fc8", "#c83b5b", "#6b6b6b")
+    factors = list(pd.unique(ranking["factor"]))
+    colours = {f: palette[j % len(palette)] for j, f in enumerate(factors)}
+    for i, row in enumerate(ranking.itertuples(index=False)):
+        y = n - 1 - i
+        part = effects[(effects["factor"] == row.factor) & (effects["baseline"] == row.baseline)
+                       & (effects["level"] == row.level)]
+        k = len(part)
+        offsets = np.linspace(-0.25, 0.25, k) if k > 1 else np.zeros(1)
+        colour = colours[row.factor]
+        ax.hlines(y + offsets, part["diff_lo"], part["diff_hi"], color=colour, linewidth=1.2)
+        ax.plot(part["diff"], y + offsets, "o", color=colour, markersize=4)
+        ax.plot([row.mean_diff], [y], "|", color="black", markersize=16, markeredgewidth=2)
+        labels.append(change_label(row.factor, row.baseline, row.level))
+    ax.set_yticks(np.arange(n)[::-1], labels)
+    ax.axvline(0.0, color="grey", linestyle="--", linewidth=1)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+    ax.set_xlabel(f"change in win rate (dot: one cell of the other factors, line: its "
+                  f"{100 * conf:g}% CI; tick: mean)")
+    ax.set_title("What moves the win rate most (colour: the factor varied)")
     return ax

@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
-from simlib.report import charts, tables
+from simlib.report import charts, effects, tables
 
 __all__ = [
     "build_report",
@@ -37,6 +37,7 @@ __all__ = [
 SECTIONS = (
     "How to reproduce",
     "Summary",
+    "What moves the win rate",
     "Difficulty curves",
     "Outcome shares",
     "Game length",
@@ -149,6 +150,7 @@ def _render(
     card_masks: Sequence[Sequence[Hashable]] | None = None,
     card_labels: Sequence[Hashable] | None = None,
     anytime_prior: float | None = None,
+    effect_factors: Sequence[Hashable] = (),
 ) -> str:
     by = group_by or None
     out = [
@@ -174,10 +176,11 @@ def _render(
             f"{anytime_prior:,.0f} games) is the one that stays valid after such stopping; "
             "the Wilson interval beside it is only valid for a fixed game count.</p>"
         )
+    out += _effects_html(df, effect_factors)
     out += _two_seat_html(df, matchup, first_column, card_masks, card_labels)
 
     if sweep_params:
-        out.append(f"<h2>{_e(SECTIONS[2])}</h2>")
+        out.append(f"<h2>{_e(SECTIONS[3])}</h2>")
         for param in sweep_params:
             rest = [c for c in group_by if c != param]
             curve = tables.summary(df, by=[*rest, param], outcomes=outcomes)
@@ -191,7 +194,7 @@ def _render(
 
     if outcomes:
         width = min(20.0, max(7.5, 0.45 * len(summ) + 4.0))
-        out.append(f"<h2>{_e(SECTIONS[3])}</h2>")
+        out.append(f"<h2>{_e(SECTIONS[4])}</h2>")
         out.append(
             _chart_html(
                 lambda ax: charts.outcome_bars(
@@ -204,7 +207,7 @@ def _render(
 
     if "rounds" in df.columns:
         first = group_by[0] if group_by else None
-        out.append(f"<h2>{_e(SECTIONS[4])}</h2>")
+        out.append(f"<h2>{_e(SECTIONS[5])}</h2>")
         out.append(
             _chart_html(
                 lambda ax: charts.rounds_histogram(df, by=first, ax=ax),
@@ -215,7 +218,7 @@ def _render(
     if time_column is not None and outcomes:
         ends = tables.end_times(df, time_column, outcomes, by=by)
         out += [
-            f"<h2>{_e(SECTIONS[5])}</h2>",
+            f"<h2>{_e(SECTIONS[6])}</h2>",
             _chart_html(
                 lambda ax: charts.end_time_bars(
                     df, time_column, outcomes, ax=ax, colors=outcome_colors
@@ -229,7 +232,7 @@ def _render(
         ]
 
     if leave_columns:
-        out.append(f"<h2>{_e(SECTIONS[6])}</h2>")
+        out.append(f"<h2>{_e(SECTIONS[7])}</h2>")
         out.append(
             _chart_html(
                 lambda ax: charts.remaining_by_round(
@@ -240,7 +243,7 @@ def _render(
         )
 
     if causes:
-        out.append(f"<h2>{_e(SECTIONS[7])}</h2>")
+        out.append(f"<h2>{_e(SECTIONS[8])}</h2>")
         for label, total, parts in causes:
             shares = tables.cause_shares(df, parts, total=total, by=by)
             out += [
@@ -255,7 +258,7 @@ def _render(
     if measure_columns:
         avg = tables.means(df, measure_columns, by=by)
         out += [
-            f"<h2>{_e(SECTIONS[8])}</h2>",
+            f"<h2>{_e(SECTIONS[9])}</h2>",
             '<p class="note">Mean per playthrough; "games" is the number of '
             "playthroughs in the group.</p>",
             _table_html(tables.format_table(avg), group_by),
@@ -265,6 +268,35 @@ def _render(
         out += _ladder_html(ladder)
     out.append("</body></html>")
     return "\n".join(out)
+
+
+def _effects_html(df: pd.DataFrame, factors: Sequence[Hashable]) -> list[str]:
+    """The "What moves the win rate" section: each factor's changes, ranked (or nothing)."""
+    if not factors:
+        return []
+    table = effects.factor_effects(df, factors)
+    if table.empty:
+        return []
+    ranking = effects.rank_effects(table)
+    paired = bool(table["method"].str.startswith("paired").all())
+    return [
+        f"<h2>{_e(SECTIONS[2])}</h2>",
+        '<p class="note">Each factor the study varied, one level at a time against its '
+        "baseline (its first level), within every combination of the other factors' levels; "
+        "ranked by the mean change over those combinations. Changes are in percentage "
+        "points of the win rate with a 95% interval "
+        + ("(paired: the cells share a seed, so they played the same random games; exact "
+           "McNemar test)" if paired else "(paired where two cells share their games, "
+           "else unpaired)")
+        + '; "clear in" counts the combinations whose Holm-adjusted p-value (over every '
+        "comparison below) is under 0.05.</p>",
+        _chart_html(lambda ax: charts.effects_chart(table, ranking, ax=ax),
+                    alt="what moves the win rate", figsize=(7.5, 0.55 * len(ranking) + 1.8)),
+        _table_html(effects.format_ranking(ranking), ["rank", "change"]),
+        "<details><summary>Every comparison</summary>",
+        _table_html(effects.format_effects(table), ["change", "within", "method"]),
+        "</details>",
+    ]
 
 
 def _pct_cell(v: float) -> str:
@@ -348,6 +380,7 @@ def build_report(
     card_masks: Sequence[Sequence[Hashable]] | None = None,
     card_labels: Sequence[Hashable] | None = None,
     anytime_prior: float | None = None,
+    effect_factors: Sequence[Hashable] = (),
 ) -> Path:
     """Write one self-contained HTML report of a set of playthroughs.
 
@@ -409,6 +442,10 @@ def build_report(
         Runs to a precision: the prior scale of their stopping rule; the summary then
         shows each group's anytime-valid interval
         (:func:`simlib.report.tables.summary`).
+    effect_factors : sequence of str, default ()
+        The columns a study varied; adds "What moves the win rate": each level's change
+        against its factor's baseline within the other factors' levels, ranked
+        (:mod:`simlib.report.effects`). Factors with one level are left out.
 
     Returns
     -------
@@ -420,7 +457,8 @@ def build_report(
     group_by = tables.group_columns(list(group_by))
     sweep_params = list(sweep_params)
     causes = [(str(label), total, tuple(parts)) for label, total, parts in causes]
-    needed = [*group_by, *sweep_params, *leave_columns, *measure_columns,
+    effect_factors = list(effect_factors)
+    needed = [*group_by, *sweep_params, *leave_columns, *measure_columns, *effect_factors,
               *([time_column] if time_column is not None else []),
               *(c for _, total, parts in causes for c in (*parts, *([total] if total else [])))]
     missing = [c for c in needed if c not in df.columns]
@@ -458,6 +496,7 @@ def build_report(
         card_masks=card_masks,
         card_labels=card_labels,
         anytime_prior=anytime_prior,
+        effect_factors=effect_factors,
     )
 
     _write_atomic(path, document)
