@@ -9,6 +9,8 @@ import copy
 import hashlib
 import os
 import tempfile
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,7 @@ __all__ = [
     "DataSnapshot",
     "snapshot",
     "materialize",
+    "load_tables",
 ]
 
 
@@ -45,13 +48,7 @@ def read_bytes(path: str | Path, what: str = "data file") -> bytes:
 
 def read_toml(path: str | Path, what: str = "data file") -> dict[str, Any]:
     """Parse the TOML file ``path``; any failure is a ``SimlibInputError`` naming it."""
-    content = read_bytes(path, what)
-    try:
-        return tomllib.loads(content.decode("utf-8"))
-    except tomllib.TOMLDecodeError as err:
-        raise SimlibInputError(f"{what} '{path}' is not valid TOML: {err}") from None
-    except UnicodeDecodeError:
-        raise SimlibInputError(f"{what} '{path}' is not UTF-8 text") from None
+    return _parse(read_bytes(path, what), path, what)
 
 
 def merge_tables(base: dict, over: dict) -> dict:
@@ -128,3 +125,50 @@ def materialize(snap: DataSnapshot) -> str:
             "(set SIMLIB_DATA_STORE to a writable folder)"
         ) from None
     return str(target)
+
+
+_TABLES: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
+_TABLES_MAX = 32
+
+
+def load_tables(
+    defaults: str | Path,
+    path: str | Path | None,
+    validate: Callable[[dict[str, Any], str], None],
+) -> dict[str, Any]:
+    """A game's content tables: ``defaults`` with ``path`` laid on top, validated, cached.
+
+    The cache keys on the two files' contents (SHA-256), never on their names or times:
+    an edited file is read again, and two paths to the same bytes share one entry.
+    ``validate(data, where)`` raises a one-line ``SimlibInputError`` on a bad value;
+    ``where`` names the file to blame (``"data file 'my.toml'"``, or ``"the default data
+    file '...'"`` when no file is given). The same dict is returned to every caller with
+    the same contents: treat it as read-only.
+    """
+    base = read_bytes(defaults, "default data file")
+    given = path not in (None, "", "default")
+    over = read_bytes(Path(str(path)).expanduser(), "data file") if given else b""
+    key = (validate, hashlib.sha256(base).digest(), hashlib.sha256(over).digest(), given)
+    if key in _TABLES:
+        _TABLES.move_to_end(key)
+        return _TABLES[key]
+    data = _parse(base, defaults, "default data file")
+    where = f"the default data file '{defaults}'"
+    if given:
+        table = _parse(over, path, "data file")
+        data = merge_tables(data, table)
+        where = f"data file '{path}'"
+    validate(data, where)
+    _TABLES[key] = data
+    if len(_TABLES) > _TABLES_MAX:
+        _TABLES.popitem(last=False)
+    return data
+
+
+def _parse(content: bytes, path: Any, what: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(content.decode("utf-8"))
+    except tomllib.TOMLDecodeError as err:
+        raise SimlibInputError(f"{what} '{path}' is not valid TOML: {err}") from None
+    except UnicodeDecodeError:
+        raise SimlibInputError(f"{what} '{path}' is not UTF-8 text") from None

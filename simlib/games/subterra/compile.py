@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from simlib.core.datafile import merge_tables, read_toml
+from simlib.core.datafile import load_tables
 from simlib.errors import SimlibInputError
 from simlib.games.subterra import engine
 from simlib.games.subterra.state import (
@@ -32,101 +32,135 @@ REMOVED_BY = {"normal": ("normal",), "advanced": ("advanced",),
               "expert": ("advanced", "expert")}  # ST-023..026
 
 
+#: Upper bound of every caver-board number (rank, health, ability cost and value): far
+#: above any printed board, and safe for the kernel's 32-bit counters.
+BOARD_MAX = 100
+#: Upper bound of a deck_size entry and of the first-game bonus.
+DECK_MAX = 1000
 
 
-
-
-@functools.lru_cache(maxsize=16)
-def load_data(path: str = "default") -> dict[str, Any]:
+def load_data(path: str | None = "default") -> dict[str, Any]:
     """Return the validated content tables: the defaults, overridden by ``path`` if given.
 
-    A designer's file may hold only the tables or keys it changes. Raises
-    ``SimlibInputError`` naming the table and key on any bad entry.
+    A designer's file may hold only the tables or keys it changes. Raises a one-line
+    ``SimlibInputError`` naming the file, the key and what is allowed on any bad entry.
+    Cached by the files' contents (:func:`simlib.core.datafile.load_tables`).
     """
-    data = read_toml(DEFAULT_DATA, "data file")
-    if path not in ("default", "", None):
-        data = merge_tables(data, read_toml(Path(path), "data file"))
-    _validate(data)
-    return data
-
-
-def _need(cond: bool, msg: str) -> None:
-    if not cond:
-        raise SimlibInputError(msg)
+    return load_tables(DEFAULT_DATA, path, _validate)
 
 
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _validate(data: dict[str, Any]) -> None:
+def _int_in(x: Any, lo: int, hi: int) -> bool:
+    return _is_int(x) and lo <= x <= hi
+
+
+def _validate(data: dict[str, Any], where: str) -> None:
+    def need(cond: bool, msg: str) -> None:
+        if not cond:
+            raise SimlibInputError(f"{where}: {msg}")
+
+    def table(key: str) -> dict[str, Any]:
+        value = data.get(key, {})
+        need(isinstance(value, dict), f"'{key}' must be a table ([{key}])")
+        return value
+
+    def only(value: dict[str, Any], allowed: Sequence[str], prefix: str) -> None:
+        for key in value:
+            need(key in allowed, f"unknown key '{prefix}{key}'; allowed: {', '.join(allowed)}")
+
     known = {"deck_size", "tiles", "cave_in_faces", "hazards", "effects", "cavers", "team"}
     for key in data:
-        _need(key in known, f"data: unknown table '{key}'; allowed: {', '.join(sorted(known))}")
-    ds = data.get("deck_size", {})
+        need(key in known, f"unknown table '{key}'; allowed: {', '.join(sorted(known))}")
+    only(table("deck_size"), ("cavers", *DIFFICULTIES, "first_game_bonus"), "deck_size.")
+    only(table("tiles"), (*CAVE_TILE_TYPES, "start_shape", "exit_shape"), "tiles.")
+    only(table("cave_in_faces"), ("faces",), "cave_in_faces.")
+    only(table("hazards"), ("cards",), "hazards.")
+    only(table("effects"), ("plain", "severe"), "effects.")
+    only(table("team"), ("default",), "team.")
+    ds = table("deck_size")
     for key in ("cavers", *DIFFICULTIES):
-        _need(isinstance(ds.get(key), list) and all(_is_int(v) and v > 0 for v in ds[key]),
-              f"data: deck_size.{key} must be a list of positive integers")
-        _need(len(ds[key]) == len(ds["cavers"]),
-              f"data: deck_size.{key} must have one entry per deck_size.cavers entry")
-    _need(_is_int(ds.get("first_game_bonus")) and ds["first_game_bonus"] >= 0,
-          "data: deck_size.first_game_bonus must be an integer >= 0")
-    tiles = data.get("tiles", {})
+        hi = MAX_CAVERS if key == "cavers" else DECK_MAX
+        need(isinstance(ds.get(key), list) and len(ds[key]) >= 1
+             and all(_int_in(v, 1, hi) for v in ds[key]),
+             f"deck_size.{key} must be a list of integers from 1 to {hi}")
+        need(len(ds[key]) == len(ds["cavers"]),
+             f"deck_size.{key} must have one entry per deck_size.cavers entry "
+             f"({len(ds['cavers'])})")
+    need(len(set(ds["cavers"])) == len(ds["cavers"]), "deck_size.cavers lists a count twice")
+    need(_int_in(ds.get("first_game_bonus"), 0, DECK_MAX),
+         f"deck_size.first_game_bonus must be an integer from 0 to {DECK_MAX}")
+    tiles = table("tiles")
     total = 0
     for name in CAVE_TILE_TYPES:
         row = tiles.get(name)
-        _need(isinstance(row, list) and len(row) == 6 and all(_is_int(v) and v >= 0 for v in row),
-              f"data: tiles.{name} must be 6 integers >= 0: count, cross, t, straight, corner, "
-              "dead_end")
-        _need(sum(row[1:]) == row[0],
-              f"data: tiles.{name}: the shape counts add up to {sum(row[1:])}, not {row[0]}")
+        need(isinstance(row, list) and len(row) == 6
+             and all(_int_in(v, 0, STACK_MAX) for v in row),
+             f"tiles.{name} must be 6 integers from 0 to {STACK_MAX}: count, cross, t, "
+             "straight, corner, dead_end")
+        assert isinstance(row, list)  # checked just above
+        need(sum(row[1:]) == row[0],
+             f"tiles.{name}: the shape counts add up to {sum(row[1:])}, not {row[0]}")
         if name in ("ledge", "slide"):
-            _need(row[0] == row[3], f"data: tiles.{name} tiles must all be straight")
+            need(row[0] == row[3], f"tiles.{name} tiles must all be straight")
         total += row[0]
-    _need(1 <= total <= STACK_MAX - 1, f"data: tiles: {total} cave tiles; allowed 1 to "
-          f"{STACK_MAX - 1}")
+    need(1 <= total <= STACK_MAX - 1, f"tiles: {total} cave tiles; allowed 1 to "
+         f"{STACK_MAX - 1}")
     for key in ("start_shape", "exit_shape"):
-        _need(tiles.get(key) in SHAPE_NAMES,
-              f"data: tiles.{key} must be one of {', '.join(SHAPE_NAMES)}")
-    faces = data.get("cave_in_faces", {}).get("faces")
-    _need(isinstance(faces, list) and len(faces) == tiles["cave_in"][0],
-          "data: cave_in_faces.faces needs one entry per cave_in tile")
-    for f in faces:
-        _need(isinstance(f, list) and len(f) >= 1 and all(_is_int(v) and 1 <= v <= 6 for v in f),
-              "data: cave_in_faces.faces entries must be lists of die numbers 1..6")
-    cards = data.get("hazards", {}).get("cards")
-    _need(isinstance(cards, list) and len(cards) >= 1, "data: hazards.cards must be a list")
+        need(tiles.get(key) in SHAPE_NAMES, f"tiles.{key} must be one of {', '.join(SHAPE_NAMES)}")
+    faces = table("cave_in_faces").get("faces")
+    need(isinstance(faces, list) and len(faces) == tiles["cave_in"][0],
+         f"cave_in_faces.faces needs one entry per cave_in tile ({tiles['cave_in'][0]})")
+    assert isinstance(faces, list)  # checked just above
+    for i, f in enumerate(faces):
+        need(isinstance(f, list) and 1 <= len(f) <= 6 and all(_int_in(v, 1, 6) for v in f),
+             f"cave_in_faces.faces[{i}] must be a list of 1 to 6 die numbers 1..6")
+    cards = table("hazards").get("cards")
+    need(isinstance(cards, list) and len(cards) >= 1,
+         "hazards.cards must be a list of [type, severe, removal] cards")
+    assert isinstance(cards, list)  # checked just above
     for i, card in enumerate(cards):
-        _need(isinstance(card, list) and len(card) == 3 and card[0] in HAZARD_NAMES
-              and isinstance(card[1], bool) and card[2] in ("", "normal", "advanced", "expert"),
-              f"data: hazards.cards[{i}] must be [type, severe, removal] with type one of "
-              f"{', '.join(HAZARD_NAMES)}, severe true/false, removal '', 'normal', "
-              "'advanced' or 'expert'")
+        need(isinstance(card, list) and len(card) == 3 and card[0] in HAZARD_NAMES
+             and isinstance(card[1], bool) and card[2] in ("", "normal", "advanced", "expert"),
+             f"hazards.cards[{i}] must be [type, severe, removal] with type one of "
+             f"{', '.join(HAZARD_NAMES)}, severe true/false, removal '', 'normal', "
+             "'advanced' or 'expert'")
+    effects = table("effects")
     for kind in ("plain", "severe"):
-        eff = data.get("effects", {}).get(kind, {})
+        eff = effects.get(kind, {})
+        need(isinstance(eff, dict), f"effects.{kind} must be a table")
+        only(eff, EFFECT_NAMES, f"effects.{kind}.")
         for name in EFFECT_NAMES:
-            _need(_is_int(eff.get(name)) and 0 <= eff[name] <= 20,
-                  f"data: effects.{kind}.{name} must be an integer from 0 to 20")
+            need(_int_in(eff.get(name), 0, 20),
+                 f"effects.{kind}.{name} must be an integer from 0 to 20")
     cavers = data.get("cavers")
-    _need(isinstance(cavers, list) and 1 <= len(cavers) <= MAX_CAVERS,
-          f"data: cavers must list 1 to {MAX_CAVERS} caver boards")
+    need(isinstance(cavers, list) and 1 <= len(cavers) <= MAX_CAVERS
+         and all(isinstance(b, dict) for b in cavers),
+         f"cavers must list 1 to {MAX_CAVERS} caver boards ([[cavers]] tables)")
     assert isinstance(cavers, list)  # checked just above
     names = []
     for i, b in enumerate(cavers):
+        only(b, ("name", "rank", "health", "ability", "ability_cost", "ability_value"),
+             f"cavers[{i}].")
         for key in ("rank", "health", "ability_cost", "ability_value"):
-            _need(_is_int(b.get(key)) and b[key] >= 0, f"data: cavers[{i}].{key} must be an "
-                  "integer >= 0")
-        _need(b["health"] >= 1, f"data: cavers[{i}].health must be at least 1")
-        _need(b.get("ability") in ABILITY_NAMES,
-              f"data: cavers[{i}].ability must be one of {', '.join(ABILITY_NAMES)}")
-        _need(isinstance(b.get("name"), str), f"data: cavers[{i}].name must be a string")
+            lo = 1 if key == "health" else 0
+            need(_int_in(b.get(key), lo, BOARD_MAX),
+                 f"cavers[{i}].{key} must be an integer from {lo} to {BOARD_MAX}")
+        need(b.get("ability") in ABILITY_NAMES,
+             f"cavers[{i}].ability must be one of {', '.join(ABILITY_NAMES)}")
+        need(isinstance(b.get("name"), str) and b["name"] != "",
+             f"cavers[{i}].name must be a non-empty string")
         names.append(b["name"])
     ranks = [b["rank"] for b in cavers]
-    _need(len(set(ranks)) == len(ranks), "data: cavers: ranks must be distinct (ST-013)")
-    _need(len(set(names)) == len(names), "data: cavers: names must be distinct")
-    team = data.get("team", {}).get("default")
-    _need(isinstance(team, list) and all(t in names for t in team) and len(set(team)) == len(team),
-          "data: team.default must list distinct caver names from the cavers tables")
+    need(len(set(ranks)) == len(ranks), "cavers: ranks must be distinct (ST-013)")
+    need(len(set(names)) == len(names), "cavers: names must be distinct")
+    team = table("team").get("default")
+    need(isinstance(team, list) and all(isinstance(t, str) and t in names for t in team)
+         and len(set(team)) == len(team) and len(team) >= 1,
+         f"team.default must list distinct caver names from the cavers tables; allowed: "
+         f"{', '.join(names)}")
 
 
 def board_names(data: dict[str, Any]) -> list[str]:
