@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -244,18 +245,82 @@ def sort_games(df: pd.DataFrame) -> pd.DataFrame:
     return df.reset_index(drop=True)
 
 
+DAMAGED_DIR = "damaged"
+
+
+class DamagedChunk(Exception):
+    """A chunk file that cannot be read or does not hold exactly its games."""
+
+    def __init__(self, path: Path, reason: str):
+        super().__init__(f"chunk '{path}' is damaged: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def read_chunk(path: Path, start: int, stop: int) -> pd.DataFrame:
+    """Read one chunk and check it holds exactly games ``start .. stop - 1``, in order.
+
+    Raises
+    ------
+    DamagedChunk
+        If the file cannot be read as parquet (truncated, empty, not parquet) or its rows
+        are not exactly its games (another chunk's rows, rows missing or repeated).
+
+    """
+    try:
+        frame = pd.read_parquet(path)
+    except Exception as err:  # pyarrow raises several types for a broken file
+        raise DamagedChunk(path, f"not readable ({type(err).__name__})") from None
+    if "game_index" not in frame.columns or "win" not in frame.columns:
+        raise DamagedChunk(path, "no game_index or win column")
+    index = frame["game_index"].to_numpy()
+    if len(index) != stop - start or not np.array_equal(index, np.arange(start, stop)):
+        raise DamagedChunk(path, f"its rows are not exactly games {start}..{stop - 1}")
+    return frame
+
+
+def set_damaged_aside(folder: Path, damaged: DamagedChunk) -> Path:
+    """Move a damaged chunk into ``<folder>/damaged/`` (kept for inspection) and say so."""
+    target_dir = Path(folder) / DAMAGED_DIR
+    target_dir.mkdir(exist_ok=True)
+    target = target_dir / damaged.path.name
+    n = 1
+    while target.exists():
+        target = target_dir / f"{damaged.path.name}.{n}"
+        n += 1
+    os.replace(damaged.path, target)
+    print(f"simlib: warning: {damaged}; moved to '{target}', its games are played again",
+          file=sys.stderr)
+    return target
+
+
 def read_chunk_frames(
     folder: Path,
     games: int,
     outcomes: Sequence[str] | None,
     chunks: Sequence[tuple[int, int, Path]] | None = None,
+    *,
+    damaged: list[DamagedChunk] | None = None,
 ) -> list[pd.DataFrame]:
-    """Read the chunk files of a run folder overlapping ``[0, games)`` (rows clipped)."""
+    """Read the chunk files of a run folder overlapping ``[0, games)`` (rows clipped).
+
+    A damaged chunk (:func:`read_chunk`) is skipped with a warning on stderr, so the run
+    reads as partial; when ``damaged`` is a list it is appended there instead, silently,
+    for the caller to handle (the runner sets it aside and replays it).
+    """
     frames = []
     for start, stop, path in list_chunks(folder) if chunks is None else chunks:
         if start >= games:
             continue
-        frame = pd.read_parquet(path)
+        try:
+            frame = read_chunk(path, start, stop)
+        except DamagedChunk as err:
+            if damaged is not None:
+                damaged.append(err)
+            else:
+                print(f"simlib: warning: {err}; skipped (its games are missing: run again "
+                      "to replay them)", file=sys.stderr)
+            continue
         if stop > games:
             frame = frame[frame["game_index"] < games]
         frames.append(normalize_frame(frame, outcomes))

@@ -43,6 +43,7 @@ from simlib.core.results import (
     RUN_FILE,
     RUN_FORMAT,
     SWEEP_FILE,
+    DamagedChunk,
     Results,
     atomic_write_json,
     atomic_write_parquet,
@@ -56,6 +57,7 @@ from simlib.core.results import (
     read_chunk_frames,
     read_run_config,
     run_meta,
+    set_damaged_aside,
     simlib_version,
     sort_games,
 )
@@ -939,6 +941,17 @@ def _execute(
     stored_games = stored["games"] if stored else 0
     target = max(games, stored_games)
     chunks_on_disk = list_chunks(folder) if stored and folder is not None else []
+    old_frames: list[pd.DataFrame] = []
+    if chunks_on_disk:
+        assert folder is not None
+        damaged: list[DamagedChunk] = []
+        old_frames = read_chunk_frames(
+            folder, games, plan.game.outcomes, chunks_on_disk, damaged=damaged
+        )
+        for bad in damaged:
+            set_damaged_aside(folder, bad)
+        gone = {bad.path for bad in damaged}
+        chunks_on_disk = [c for c in chunks_on_disk if c[2] not in gone]
     present = present_ranges(chunks_on_disk, games)
     todo_ranges = missing_ranges(present, games)
     done = games - sum(b - a for a, b in todo_ranges)
@@ -989,12 +1002,6 @@ def _execute(
 
     if folder is not None:
         on_disk = list_chunks(folder)
-        old_frames = read_chunk_frames(
-            folder,
-            games,
-            plan.game.outcomes,
-            [c for c in chunks_on_disk if c in on_disk],
-        )
         frames = old_frames + frames
         all_done = not missing_ranges(present_ranges(on_disk, target), target)
         _write_run_file(folder, plan, read_run_config(folder), target, all_done)
