@@ -73,3 +73,44 @@ def test_play_blocks_passes_settings_seed_first_index_and_records():
     assert got is out and out.tolist() == list(range(100, 110))
     assert sorted(calls) == [("x", 5, "uint64", 7, 100, 4), ("x", 5, "uint64", 7, 104, 4),
                              ("x", 5, "uint64", 7, 108, 2)]
+
+
+def test_ctrl_c_stops_after_the_running_blocks():
+    # Ctrl-C (a KeyboardInterrupt in the calling thread, sent here from a block) must not
+    # wait for the rest of the batch: only blocks already running finish. 400 blocks of
+    # 20 ms on 2 threads take 4 s; the interrupt comes during block 3. The main thread
+    # reacts within one 0.2 s join, so about 2 * 0.2 / 0.02 = 20 more blocks at most start
+    # even on a slow machine; the bound of 100 leaves five times that.
+    import _thread
+    import time
+
+    played = []
+
+    def play(lo, hi):
+        played.append(lo)
+        if lo == 3:
+            _thread.interrupt_main()
+        time.sleep(0.02)
+
+    with pytest.raises(KeyboardInterrupt):
+        run_blocks(play, 400, 1, threads=2)
+    after = len(played)
+    time.sleep(1.5)  # no block may still be running or start after the return
+    assert len(played) == after
+    assert 4 <= after <= 100
+
+
+def test_an_error_stops_new_blocks():
+    played = []
+
+    def play(lo, hi):
+        played.append(lo)
+        if lo == 0:
+            raise RuntimeError("first block")
+        import time
+
+        time.sleep(0.01)
+
+    with pytest.raises(RuntimeError, match="first block"):
+        run_blocks(play, 1000, 1, threads=2)
+    assert len(played) < 1000

@@ -3,7 +3,9 @@
 Every game's batch kernel is serial: it plays a block of consecutive games on state it
 allocates once, and is compiled ``nogil`` (see :mod:`simlib.core.jit`). :func:`run_blocks`
 cuts a batch into blocks and plays them on ``numba.get_num_threads()`` Python threads, each
-taking the next block as it finishes one, so uneven games still share the work evenly.
+taking the next block as it finishes one, so uneven games still share the work evenly. The
+threads are daemons that stop taking blocks on an error or Ctrl-C, so an interrupted run
+exits after the running blocks, not after the rest of its chunk.
 
 Why not ``prange`` in a ``parallel=True`` kernel: the rows are the same, game for game
 (each game's random stream depends on the seed and its index only; checked on every
@@ -20,8 +22,8 @@ a 4,000-game Sub Terra batch).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -35,7 +37,11 @@ def run_blocks(play: Callable[[int, int], object], count: int, block: int,
     Blocks hold ``block`` items (the last may hold fewer). They run on ``threads`` Python
     threads (default: ``numba.get_num_threads()``, the thread count a run sets), in order
     on one thread; ``play`` must release the GIL (a ``nogil`` kernel) for threads to help.
-    An exception raised by ``play`` is raised here once every block has stopped.
+
+    An exception raised by ``play`` stops the threads taking new blocks and is raised here
+    once the running blocks have finished. So is a ``KeyboardInterrupt`` (Ctrl-C) in the
+    calling thread: it waits for the blocks already running (a block is short), not for
+    the rest of the batch, and a second Ctrl-C during that wait is ignored.
     """
     if block < 1:
         raise ValueError(f"block must be at least 1, got {block}")
@@ -48,10 +54,48 @@ def run_blocks(play: Callable[[int, int], object], count: int, block: int,
         for lo, hi in spans:
             play(lo, hi)
         return
-    with ThreadPoolExecutor(max_workers=min(threads, len(spans))) as pool:
-        futures = [pool.submit(play, lo, hi) for lo, hi in spans]
-    for f in futures:
-        f.result()
+    taken = iter(range(len(spans)))
+    lock = threading.Lock()
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def worker() -> None:
+        while not stop.is_set():
+            with lock:
+                i = next(taken, None)
+            if i is None:
+                return
+            try:
+                play(*spans[i])
+            except BaseException as err:  # handed to the calling thread
+                errors.append(err)
+                stop.set()
+                return
+
+    workers = [threading.Thread(target=worker, name=f"simlib-blocks-{k}", daemon=True)
+               for k in range(min(threads, len(spans)))]
+    for w in workers:
+        w.start()
+    try:
+        for w in workers:
+            while w.is_alive():
+                w.join(0.2)
+    except BaseException:
+        stop.set()
+        _join_quietly(workers)
+        raise
+    if errors:
+        raise errors[0]
+
+
+def _join_quietly(workers: list[threading.Thread]) -> None:
+    """Wait for the running blocks to finish, ignoring a second Ctrl-C meanwhile."""
+    for w in workers:
+        while w.is_alive():
+            try:
+                w.join(0.2)
+            except KeyboardInterrupt:
+                continue
 
 
 def play_blocks(kernel: Callable[..., object], args: tuple, seed: int, start: int,
