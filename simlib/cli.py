@@ -114,6 +114,11 @@ def _pairs(items: list[str] | None, option: str) -> dict[str, str]:
                 f"{option} '{item}': expected KEY=VALUE, e.g. {option} "
                 f"{key or 'name'}=VALUE (see 'simlib games GAME' for the keys)"
             )
+        if key in out:
+            raise SimlibInputError(
+                f"{option} '{key}' is given twice ({key}={out[key]} and {key}={value.strip()}); "
+                "give each key once"
+            )
         out[key] = value.strip()
     return out
 
@@ -150,7 +155,9 @@ def parse_values(spec: str) -> list[Any]:
         if len(nums) == 3 and nums[2] == 0:
             raise SimlibInputError(f"--values '{spec}': the step must not be 0")
         if all(isinstance(n, int) for n in nums):
-            values: list[Any] = list(range(*(int(n) for n in nums)))
+            span = range(*(int(n) for n in nums))
+            _check_sweep_size(spec, len(span))
+            values: list[Any] = list(span)
         else:
             if len(nums) == 2:
                 raise SimlibInputError(
@@ -158,6 +165,7 @@ def parse_values(spec: str) -> list[Any]:
                 )
             start, stop, step = (float(n) for n in nums)
             count = max(0, math.ceil((stop - start) / step - 1e-9))
+            _check_sweep_size(spec, count)
             values = [round(start + k * step, 12) for k in range(count)]
         if not values:
             raise SimlibInputError(
@@ -167,7 +175,19 @@ def parse_values(spec: str) -> list[Any]:
     values = [v.strip() for v in spec.split(",") if v.strip()]
     if not values:
         raise SimlibInputError("--values: no values given; e.g. --values 4,5,6 or 12:25")
+    _check_sweep_size(spec, len(values))
     return values
+
+
+def _check_sweep_size(spec: str, count: int) -> None:
+    """Refuse a sweep of more points than ``MAX_SWEEP_VALUES`` before building it."""
+    from simlib.core.runner import MAX_SWEEP_VALUES
+
+    if count > MAX_SWEEP_VALUES:
+        raise SimlibInputError(
+            f"--values '{spec}': {count:,} values; a sweep takes at most "
+            f"{MAX_SWEEP_VALUES:,} (each value is a whole run): use a coarser step"
+        )
 
 
 def _table(res, by=None) -> str:

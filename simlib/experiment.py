@@ -329,6 +329,18 @@ def _numeric(values: list) -> bool:
 
 
 # --- loading and validation ---------------------------------------------------------------
+def _out_of(value: Any, fail) -> Path:
+    """The ``out`` key as a path (``~`` expanded); a non-path is a one-line error."""
+    from simlib.core.runner import out_folder
+
+    try:
+        folder = out_folder(value, "'out'")
+    except SimlibInputError as err:
+        raise fail(str(err)) from None
+    assert folder is not None
+    return folder
+
+
 def load_experiment(path: str | os.PathLike) -> Experiment | TableExperiment:
     """Read and validate an experiment TOML file; every cell is resolved before returning.
 
@@ -507,7 +519,7 @@ def experiment_from_dict(
         report_out[key] = list(value)
 
     out = (
-        Path(data["out"])
+        _out_of(data["out"], fail)
         if "out" in data
         else Path("results") / (Path(path).stem if path is not None else "experiment")
     )
@@ -635,7 +647,7 @@ def _table_experiment(data: dict[str, Any], path: str | os.PathLike | None) -> T
     except SimlibInputError as err:
         raise fail(f"[options] {err}") from None
     out = (
-        Path(data["out"])
+        _out_of(data["out"], fail)
         if "out" in data
         else Path("results") / (Path(path).stem if path is not None else "experiment")
     )

@@ -142,8 +142,9 @@ class Bot:
                 )
             lo, hi = self.param_bounds.get(key, (-math.inf, math.inf))
             try:
-                num = float(value)
-            except (TypeError, ValueError):
+                # a boolean is not a number here (true would silently become 1.0)
+                num = math.nan if isinstance(value, (bool, np.bool_)) else float(value)
+            except (TypeError, ValueError, OverflowError):
                 num = math.nan
             if not math.isfinite(num) or not lo <= num <= hi:
                 raise SimlibInputError(

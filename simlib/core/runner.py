@@ -22,6 +22,7 @@ left untouched.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
 import os
@@ -89,6 +90,9 @@ DASK_CONNECT_TIMEOUT = 5
 PROGRESS_DELAY = 2.0
 #: Largest number of games in one run (chunk file names hold 12 digits).
 MAX_GAMES = 10**12 - 1
+#: Most values one sweep takes (each is a whole run): more is a typo in a range, and a
+#: range is refused before its values are built.
+MAX_SWEEP_VALUES = 1000
 
 BACKENDS = ("local", "dask")
 #: Games between two looks of a run to a precision: the stopping rule checks its interval
@@ -248,6 +252,20 @@ def _first_difference(stored: dict, new: dict) -> tuple[str, Any, Any] | None:
     if diff is not None:
         return f"data_files.{diff[0]}", diff[1], diff[2]
     return None
+
+
+def out_folder(out: Any, key: str = "out") -> Path | None:
+    """Check an ``out`` argument and return it as a path (``~`` expanded), or None."""
+    if out is None:
+        return None
+    if isinstance(out, bool) or not isinstance(out, (str, os.PathLike)):
+        raise SimlibInputError(
+            f"{key}: expected a folder path (a str or path), got {type(out).__name__} {out!r}"
+        )
+    text = os.fspath(out)
+    if not isinstance(text, str) or not text.strip():
+        raise SimlibInputError(f"{key}: expected a folder path, got {out!r}")
+    return Path(text).expanduser()
 
 
 def check_out(out: str | os.PathLike, plan: RunPlan) -> dict | None:
@@ -503,7 +521,7 @@ def run(
         backend=backend,
         scheduler=scheduler,
         chunk_size=chunk_size,
-        out=out,
+        out=out_folder(out),
         progress=progress,
         threads=threads,
     )
@@ -585,7 +603,7 @@ def execute_to_precision(plan: RunPlan, precision: float, **options: Any) -> Res
     import tempfile
 
     rule = stopping_rule(precision)
-    out = options.pop("out", None)
+    out = out_folder(options.pop("out", None))
     tmp = Path(tempfile.mkdtemp(prefix="simlib-precision-")) if out is None else None
     folder = Path(out) if out is not None else tmp / "run"  # type: ignore[operator]
     try:
@@ -914,9 +932,9 @@ def execute(
     """
     _check_options(backend, scheduler, chunk_size, progress, threads)
     args = (plan, backend, scheduler, chunk_size, progress, threads, desc)
-    if out is None:
+    folder = out_folder(out)
+    if folder is None:
         return _execute(*args, None)
-    folder = Path(out)
     check_out(folder, plan)
     folder.mkdir(parents=True, exist_ok=True)
     with folder_lock(folder):
@@ -1133,12 +1151,18 @@ def sweep(
         raise SimlibInputError("param: expected a setting name or 'bot.<parameter>'")
     if isinstance(values, (str, bytes)):
         raise SimlibInputError(f"values: expected a list of values for '{param}', not a string")
+    out = out_folder(out)
     try:
-        values = list(values)
+        values = list(itertools.islice(values, MAX_SWEEP_VALUES + 1))
     except TypeError:
         raise SimlibInputError(f"values: expected a list of values for '{param}'") from None
     if not values:
         raise SimlibInputError(f"values: no values given for '{param}'")
+    if len(values) > MAX_SWEEP_VALUES:
+        raise SimlibInputError(
+            f"values: more than {MAX_SWEEP_VALUES:,} values for '{param}'; a sweep takes at "
+            f"most {MAX_SWEEP_VALUES:,} (each value is a whole run)"
+        )
     settings = dict(settings or {})
     bot_params = dict(bot_params or {})
     is_bot = param.startswith("bot.")
@@ -1158,12 +1182,20 @@ def sweep(
         if key in settings:
             raise SimlibInputError(f"param: '{param}' is swept; do not also fix it in settings")
         coerced = [setting.coerce(v) for v in values]
-    seen = set()
+    seen: set[str] = set()
+    folders: dict[str, Any] = {}
     for v in coerced:
         label = _fmt(v)
         if label in seen:
             raise SimlibInputError(f"values: {label} appears twice for '{param}'")
         seen.add(label)
+        name = _value_label(v)
+        if name in folders:
+            raise SimlibInputError(
+                f"values: {_fmt(folders[name])} and {label} for '{param}' would share the "
+                f"folder name '{param}={name}'; use values that differ in letters or digits"
+            )
+        folders[name] = v
 
     plans = []
     for v in coerced:
@@ -1324,6 +1356,11 @@ def compare(
     for name, r in [("a", base), *labelled]:
         if len(r.df) == 0 or "win" not in r.df.columns:
             raise SimlibInputError(f"compare: results {name} holds no games")
+        if r.meta.get("game") != base.meta.get("game"):
+            raise SimlibInputError(
+                f"compare: {name} holds {r.meta.get('game')} games and the baseline "
+                f"{base.meta.get('game')} games; compare runs of one game"
+            )
     if not many:
         return _compare_two(base, labelled[0][1], confidence)
     rows = []
