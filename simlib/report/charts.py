@@ -15,7 +15,14 @@ import numpy as np
 import pandas as pd
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from simlib.report.tables import group_codes, group_columns, group_labels, outcome_order
+from simlib.report.effects import change_label
+from simlib.report.tables import (
+    group_codes,
+    group_columns,
+    group_labels,
+    ordered_levels,
+    outcome_order,
+)
 
 __all__ = [
     "difficulty_curve",
@@ -55,17 +62,6 @@ def _conf_label(table: pd.DataFrame) -> str:
 
 def _names(cols: Sequence[Hashable]) -> str:
     return " / ".join(map(str, cols))
-
-
-def _ordered_values(values: pd.Series) -> list:
-    """Distinct values in natural order: categorical order, numbers ascending, else first seen."""
-    if isinstance(values.dtype, pd.CategoricalDtype):
-        present = set(pd.unique(values.dropna()))
-        return [c for c in values.cat.categories if c in present]
-    uniq = pd.unique(values.dropna())
-    if pd.api.types.is_numeric_dtype(values):
-        return sorted(uniq.tolist())
-    return list(uniq)
 
 
 def _percent_y(ax) -> None:
@@ -114,7 +110,7 @@ def difficulty_curve(summary, x, hue=None, ax=None, label=None):
     if numeric:
         pos = xvals.to_numpy(dtype=float)
     else:
-        order = _ordered_values(xvals)
+        order = ordered_levels(xvals)
         index = {v: i for i, v in enumerate(order)}
         pos = np.array([index.get(v, np.nan) for v in xvals.astype(object)], dtype=float)
 
@@ -476,8 +472,8 @@ def heatmap(table, row, col, value="win_rate", lo="win_lo", hi="win_hi", ax=None
             f"heatmap: several rows share the same ({row}, {col}); "
             f"summarise by [{row!r}, {col!r}] first"
         )
-    rows = _ordered_values(table[row])
-    cols = _ordered_values(table[col])
+    rows = ordered_levels(table[row])
+    cols = ordered_levels(table[col])
     ri = pd.Index(rows).get_indexer(table[row].astype(object))
     ci = pd.Index(cols).get_indexer(table[col].astype(object))
     ok = (ri >= 0) & (ci >= 0)
@@ -737,8 +733,6 @@ def effects_chart(effects, ranking, ax=None):
     matplotlib.axes.Axes
 
     """
-    from simlib.report.effects import change_label
-
     n = len(ranking)
     ax = _new_ax(ax, figsize=(7.5, 0.55 * n + 1.8))
     conf = effects.attrs.get("confidence", 0.95)

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from simlib.core import stats
+from simlib.report.tables import ordered_levels
 
 __all__ = ["factor_effects", "rank_effects", "format_ranking", "format_effects", "change_label"]
 
@@ -28,17 +29,6 @@ _EFFECT_COLUMNS = (
     "factor", "baseline", "level", "stratum", "games", "rate_base", "rate_level",
     "diff", "diff_lo", "diff_hi", "p_value", "p_holm", "method",
 )
-
-
-def _levels(values: pd.Series) -> list:
-    """Levels in natural order: category order, numbers ascending, else first seen."""
-    if isinstance(values.dtype, pd.CategoricalDtype):
-        present = set(values.dropna().unique().tolist())
-        return [c for c in values.cat.categories if c in present]
-    uniq = pd.unique(values.dropna())
-    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
-        return sorted(uniq.tolist())
-    return list(uniq)
 
 
 def _stratum_label(others: Sequence[Hashable], key: tuple) -> str:
@@ -109,7 +99,7 @@ def factor_effects(
             f"available columns are {', '.join(map(str, df.columns))}"
         )
     baselines = dict(baselines or {})
-    levels = {f: _levels(df[f]) for f in factors}
+    levels = {f: ordered_levels(df[f]) for f in factors}
     varied = [f for f in factors if len(levels[f]) > 1]
     rows = []
     for f in varied:

@@ -127,6 +127,17 @@ def group_labels(keys: pd.DataFrame, sep: str = " / ") -> list[str]:
     return [sep.join(vals) for vals in zip(*parts, strict=True)]
 
 
+def ordered_levels(values: pd.Series) -> list:
+    """Distinct values in natural order: categorical order, numbers ascending, else first seen."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        present = set(pd.unique(values.dropna()))
+        return [c for c in values.cat.categories if c in present]
+    uniq = pd.unique(values.dropna())
+    if pd.api.types.is_numeric_dtype(values):
+        return sorted(uniq.tolist())
+    return list(uniq)
+
+
 def outcome_order(df: pd.DataFrame, outcomes: Sequence[Hashable] | None = None) -> list:
     """Return the outcome categories in display order.
 
