@@ -43,6 +43,7 @@ __all__ = [
     "ladder",
     "report",
     "SimlibInputError",
+    "SimlibRunError",
     "__version__",
 ]
 
@@ -67,6 +68,7 @@ _LAZY = {
     "load_experiment": ("simlib.experiment", "load_experiment"),
     "run_experiment": ("simlib.experiment", "run_experiment"),
     "SimlibInputError": ("simlib.errors", "SimlibInputError"),
+    "SimlibRunError": ("simlib.errors", "SimlibRunError"),
     "ladder": ("simlib.core.ladder", "ladder"),
 }
 

@@ -47,7 +47,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from simlib.errors import SimlibInputError
+from simlib.errors import SimlibInputError, SimlibRunError
 
 __all__ = ["main"]
 
@@ -975,6 +975,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args, state) or 0)
     except (SimlibInputError, _UsageError) as err:
         return _error(str(err))
+    except SimlibRunError as err:
+        _error(str(err))
+        return 1
     except OSError as err:
         if err.filename is not None and err.strerror:
             return _error(f"{err.strerror}: '{err.filename}'")

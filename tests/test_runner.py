@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
+import time
 from pathlib import Path
 
 import numba
@@ -14,9 +15,10 @@ import pytest
 from toygame import GAME, OUTCOMES, register_toy
 
 import simlib
+from simlib import cli
 from simlib.core import runner
 from simlib.core.results import Results
-from simlib.errors import SimlibInputError
+from simlib.errors import SimlibInputError, SimlibRunError
 
 register_toy()
 
@@ -511,3 +513,120 @@ def test_dask_backend_equals_local(reference, tmp_path, monkeypatch):
         monkeypatch.setattr(runner, "DASK_CONNECT_TIMEOUT", 1)
         with pytest.raises(SimlibInputError, match="scheduler: cannot connect"):
             simlib.run("toy", games=10, backend="dask", scheduler="tcp://127.0.0.1:9")
+
+
+def test_dask_run_with_no_worker_left_stops_with_one_line_and_keeps_chunks(tmp_path, monkeypatch):
+    # the cluster loses its only worker after the first chunk: the run must not wait forever
+    distributed = pytest.importorskip("dask.distributed")
+    monkeypatch.setattr(runner, "DASK_NO_WORKERS_TIMEOUT", 1)
+    out = tmp_path / "lost"
+    with time_limit(90):
+        cluster = distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        )
+        client = distributed.Client(cluster, set_as_default=False)
+        real_write = runner.atomic_write_parquet
+        written = []
+
+        def write_then_lose_the_worker(frame, path):
+            real_write(frame, path)
+            written.append(path)
+            if len(written) == 1:
+                for worker in list(cluster.workers.values()):
+                    client.sync(worker.close)
+
+        monkeypatch.setattr(runner, "atomic_write_parquet", write_then_lose_the_worker)
+        game_class = type(GAME)
+        real_play = game_class.play_batch
+
+        def slow_play(self, *args):  # toy chunks are microseconds: give the loss a moment
+            time.sleep(0.3)
+            return real_play(self, *args)
+
+        monkeypatch.setattr(game_class, "play_batch", slow_play)
+        try:
+            with pytest.raises(SimlibRunError, match=r"no worker connected .* for 1 s; "
+                                                     r"\d+ of 8 chunks are finished and saved"):
+                simlib.run("toy", games=80, chunk_size=10, seed=SEED, backend="dask",
+                           scheduler=client, out=out, progress=False)
+        finally:
+            client.close()
+            cluster.close()
+    kept = Results.load(out)
+    assert 10 <= len(kept.df) < 80
+    monkeypatch.setattr(runner, "atomic_write_parquet", real_write)
+    resumed = simlib.run("toy", games=80, chunk_size=10, seed=SEED, out=out, progress=False)
+    assert len(resumed.df) == 80
+
+
+def test_cli_says_a_lost_cluster_in_one_line_with_status_1(tmp_path, monkeypatch, capsys):
+    distributed = pytest.importorskip("dask.distributed")
+    monkeypatch.setattr(runner, "DASK_NO_WORKERS_TIMEOUT", 0.5)
+    with time_limit(60):
+        cluster = distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None)
+        try:
+            code = cli.main(["run", "toy", "--games", "20", "--backend", "dask",
+                             "--scheduler", cluster.scheduler_address, "--no-progress"])
+        finally:
+            cluster.close()
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 1
+    assert len(err) == 1 and err[0].startswith("simlib: error: dask: no worker connected")
+    assert "nothing was saved" in err[0]
+
+
+def test_local_cluster_that_cannot_start_names_the_main_guard(monkeypatch):
+    distributed = pytest.importorskip("dask.distributed")
+
+    def failing_cluster(*args, **kwargs):
+        raise RuntimeError("Nanny failed to start.")
+
+    monkeypatch.setattr(distributed, "LocalCluster", failing_cluster)
+    with pytest.raises(SimlibInputError, match=r'if __name__ == "__main__":'):
+        simlib.run("toy", games=10, backend="dask", progress=False)
+
+
+@pytest.mark.parametrize("address", ["nonsense", "tcp://host", "tcp://host:0", "tcp://host:x1",
+                                     "http://host:8786", "tcp://host:８７８６"])
+def test_scheduler_address_that_cannot_be_one_is_refused_before_connecting(address):
+    pytest.importorskip("dask.distributed")
+    with time_limit(5):
+        with pytest.raises(SimlibInputError, match="is not a Dask scheduler address"):
+            simlib.run("toy", games=10, backend="dask", scheduler=address, progress=False)
+
+
+def test_failed_connection_leaves_nothing_behind():
+    # a server that answers with junk (as a proxy does): the half-made Client used to stall
+    # 10 s when collected and print "Exception ignored in Client.__del__" after our line
+    pytest.importorskip("dask.distributed")
+    import socket
+    import subprocess
+    import sys
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def answer_with_junk():
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            conn.sendall(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")
+
+    threading.Thread(target=answer_with_junk, daemon=True).start()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "simlib", "run", "terralore", "--games", "10",
+             "--backend", "dask", "--scheduler", f"tcp://127.0.0.1:{port}"],
+            capture_output=True, text=True, timeout=60, cwd=Path(__file__).parents[1],
+        )
+    finally:
+        server.close()
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"simlib: error: scheduler: cannot connect to 'tcp://127.0.0.1:{port}' (the reply was "
+        "not a Dask scheduler's); expected the address of a running Dask scheduler, e.g. "
+        "tcp://host:8786"
+    ]

@@ -24,9 +24,12 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import logging
 import math
+import multiprocessing
 import os
 import sys
+import time
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -62,7 +65,7 @@ from simlib.core.results import (
     simlib_version,
     sort_games,
 )
-from simlib.errors import SimlibInputError
+from simlib.errors import SimlibInputError, SimlibRunError
 from simlib.games.registry import get_game
 
 __all__ = [
@@ -86,6 +89,17 @@ DEFAULT_CHUNK_SIZE = 200_000
 DASK_MIN_CHUNK_SIZE = 10_000
 #: Seconds to wait for a Dask scheduler given by address before giving up.
 DASK_CONNECT_TIMEOUT = 5
+#: Seconds a Dask run waits with no worker connected before it stops with one line (the
+#: finished chunks are kept in ``out``; running again resumes).
+DASK_NO_WORKERS_TIMEOUT = 60
+#: Seconds between two looks at the cluster's workers while a Dask run waits.
+DASK_POLL = 0.05
+#: What a script must do to start a local Dask cluster (said in the error when it did not).
+DASK_MAIN_GUARD = (
+    "backend='dask' without a scheduler starts a local cluster whose worker processes "
+    "import the script again: put the script's run under `if __name__ == \"__main__\":` "
+    "(see README, Dask)"
+)
 #: Seconds before an automatic progress bar appears (short runs stay quiet).
 PROGRESS_DELAY = 2.0
 #: Largest number of games in one run (chunk file names hold 12 digits).
@@ -398,20 +412,35 @@ def _connect(scheduler: Any):
     from dask.distributed import Client, LocalCluster
 
     if scheduler is None:
-        cluster = LocalCluster(
-            n_workers=os.cpu_count() or 1,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-        )
+        if getattr(multiprocessing.current_process(), "_inheriting", False):
+            # A worker process importing a script that has no __main__ guard: starting a
+            # cluster here would fail deep inside multiprocessing. Stop quietly: the
+            # process that started the cluster says why, once.
+            raise SystemExit(1)
+        try:
+            with _dask_logs_quiet():
+                cluster = LocalCluster(
+                    n_workers=os.cpu_count() or 1,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=None,
+                )
+        except RuntimeError as err:
+            raise SimlibInputError(
+                f"{DASK_MAIN_GUARD}; the local cluster's workers did not start ({err})"
+            ) from None
         return Client(cluster, set_as_default=False), cluster, True
     if isinstance(scheduler, Client):
         return scheduler, None, False
     if isinstance(scheduler, str):
+        _check_address(scheduler)
         try:
             client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
-        except (OSError, TimeoutError, ValueError, TypeError) as err:
+        except Exception as err:  # noqa: BLE001 - any failure to connect is one line
             reason = " ".join(str(err).split()) or type(err).__name__
+            if isinstance(err, MemoryError):
+                reason = "the reply was not a Dask scheduler's"
+            _discard_unconnected_client(err)
             raise SimlibInputError(
                 f"scheduler: cannot connect to '{scheduler}' "
                 f"({reason}); expected the address of a running Dask scheduler, "
@@ -422,6 +451,122 @@ def _connect(scheduler: Any):
         "scheduler: expected a Dask scheduler address (e.g. 'tcp://host:8786'), a "
         f"dask.distributed.Client or None, not {type(scheduler).__name__}"
     )
+
+
+#: Address schemes a Dask scheduler listens on.
+DASK_SCHEMES = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
+
+
+def _check_address(address: str) -> None:
+    """Refuse an address that cannot name a scheduler before any connection is tried."""
+    scheme, sep, rest = address.partition("://")
+    if not sep:
+        scheme, rest = "tcp", address
+    host, _, port = rest.rpartition(":")
+    if scheme == "inproc":  # an in-process scheduler: inproc://HOST/PID/N, no port
+        host, port = rest, "1"
+    if scheme not in DASK_SCHEMES or not host or not (port.isascii() and port.isdigit()
+                                                      and 0 < int(port) < 65536):
+        raise SimlibInputError(
+            f"scheduler: '{address}' is not a Dask scheduler address; expected "
+            "SCHEME://HOST:PORT with SCHEME one of " + ", ".join(DASK_SCHEMES)
+            + " (e.g. tcp://host:8786)"
+        )
+
+
+def _discard_unconnected_client(err: BaseException) -> None:
+    """Stop the event loop of a ``Client`` whose constructor failed.
+
+    The half-made client is otherwise collected later, and its ``__del__`` tries to close a
+    connection that never opened: a 10 s stall and an "Exception ignored in Client.__del__"
+    page after our one line. Only attributes of the client object are touched; any change in
+    them leaves the old behaviour (noisy, not wrong).
+    """
+    from dask.distributed import Client
+
+    tb = err.__traceback__
+    while tb is not None:
+        obj = tb.tb_frame.f_locals.get("self")
+        if isinstance(obj, Client):
+            try:
+                obj.status = "closed"
+                obj._loop_runner.stop()
+            except Exception:  # noqa: BLE001 - best effort, see above
+                pass
+        tb = tb.tb_next
+    err.__traceback__ = None
+
+
+class _dask_logs_quiet:
+    """Hold back distributed's own error logs while a local cluster starts.
+
+    A failure to start is turned into one line by :func:`_connect`, not a page of tracebacks.
+    """
+
+    def __enter__(self):
+        self._logger = logging.getLogger("distributed")
+        self._level = self._logger.level
+        self._logger.setLevel(logging.CRITICAL)
+
+    def __exit__(self, *exc):
+        self._logger.setLevel(self._level)
+        return False
+
+
+def _live_workers(client) -> int:
+    """Workers the client last heard of (the client's own cached view: never blocks)."""
+    try:
+        return len(client.scheduler_info().get("workers", {}))
+    except Exception:  # noqa: BLE001 - a client that cannot say has none we can use
+        return 0
+
+
+def _completed(client, futures, where, folder: Path | None, total: int):
+    """Yield ``futures`` as they finish.
+
+    Stops with one line when the cluster has had no worker for
+    :data:`DASK_NO_WORKERS_TIMEOUT` seconds or a chunk keeps killing workers.
+    """
+    from dask.distributed import as_completed
+
+    pending = as_completed(futures, loop=client.loop)
+    done = 0
+    idle_since = None
+    kept = f" and saved in {folder}" if folder is not None else ""
+    resume = (
+        "run the same command again to resume"
+        if folder is not None
+        else "nothing was saved (no out)"
+    )
+    while not pending.is_empty():
+        batch = pending.next_batch(block=False)
+        for fut in batch:
+            if fut.status == "error":
+                err = fut.exception()
+                if type(err).__name__ == "KilledWorker":
+                    start, stop = where[fut.key]
+                    raise SimlibRunError(
+                        f"dask: the chunk of games {start}..{stop - 1} was lost with the worker "
+                        f"that played it, again and again (KilledWorker); {done} of {total} "
+                        f"chunks are finished{kept}; {resume}"
+                    ) from None
+            done += 1
+            yield fut
+        if batch:
+            idle_since = None
+            continue
+        now = time.monotonic()
+        if _live_workers(client) == 0:
+            idle_since = now if idle_since is None else idle_since
+            if now - idle_since >= DASK_NO_WORKERS_TIMEOUT:
+                raise SimlibRunError(
+                    f"dask: no worker connected to the scheduler for "
+                    f"{DASK_NO_WORKERS_TIMEOUT:g} s; {done} of {total} chunks are "
+                    f"finished{kept}; start workers and {resume}"
+                )
+        else:
+            idle_since = None
+        time.sleep(DASK_POLL)
 
 
 def _n_workers(client) -> int:
@@ -1013,7 +1158,7 @@ def _execute(
                     frame = normalize_frame(plan.game.records_to_frame(records), plan.game.outcomes)
                     finish_chunk(start, stop, frame)
         elif todo_ranges:
-            _run_dask(plan, todo_ranges, scheduler, chunk_size, threads, finish_chunk)
+            _run_dask(plan, todo_ranges, scheduler, chunk_size, threads, finish_chunk, folder)
     finally:
         numba.set_num_threads(old_threads)
         bar.close()
@@ -1038,9 +1183,7 @@ def _write_run_file(
         atomic_write_json(folder / RUN_FILE, plan.run_file(games, complete))
 
 
-def _run_dask(plan, ranges, scheduler, chunk_size, threads, finish_chunk) -> None:
-    from dask.distributed import as_completed
-
+def _run_dask(plan, ranges, scheduler, chunk_size, threads, finish_chunk, folder) -> None:
     client, cluster, owned = _connect(scheduler)
     futures = []
     try:
@@ -1074,7 +1217,7 @@ def _run_dask(plan, ranges, scheduler, chunk_size, threads, finish_chunk) -> Non
             )
             futures.append(fut)
             where[fut.key] = (start, stop)
-        for fut in as_completed(futures, loop=client.loop):
+        for fut in _completed(client, futures, where, folder, len(futures)):
             start, stop = where[fut.key]
             frame = normalize_frame(fut.result(), plan.game.outcomes)
             fut.release()
