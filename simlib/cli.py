@@ -709,7 +709,7 @@ def _cmd_report(args, state) -> int:
         from simlib.core.ladder import Ladder
 
         lad = Ladder.load(ladder_dir)
-    html.build_report(
+    path = html.build_report(
         res.df,
         path,
         title=args.title or meta.get("title") or str(meta.get("game")),
@@ -723,8 +723,14 @@ def _cmd_report(args, state) -> int:
         ladder=lad,
     )
     if not meta.get("complete", True):
+        cells = (
+            f", {meta['cells_present']} of {meta['cells_total']} cells started"
+            if "cells_total" in meta
+            else ""
+        )
         print(
-            f"note: {args.dir} holds a partial run ({len(res.df):,} of {meta.get('games'):,} games)"
+            f"note: {args.dir} holds a partial run ({len(res.df):,} of {meta.get('games'):,} "
+            f"games{cells})"
         )
     print(f"report written to {path}")
     return 0

@@ -838,7 +838,7 @@ def run_experiment(
             "report": record["report"],
         }
     )
-    res.save(exp.out)
+    res.save(exp.out, overwrite=True)  # the experiment's own folder: its last results
     game = get_game(exp.game)
     report_meta = {
         "game": exp.game,

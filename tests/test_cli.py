@@ -162,6 +162,20 @@ def test_compare_and_report(tmp_path, capsys):
     code, out, err = run_cli(capsys, "report", b)
     assert code == 0, err
     assert (b / "report.html").exists()
+    # --out a folder: report.html inside it, and that is the path printed
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    code, out, err = run_cli(capsys, "report", a, "--out", shelf)
+    assert code == 0, err
+    assert (shelf / "report.html").is_file() and f"report written to {shelf / 'report.html'}" in out
+    # a path that cannot be written is named as given, never as our temporary file
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    code, out, err = run_cli(capsys, "report", a, "--out", blocker / "r.html")
+    assert code == 2
+    assert err.strip().splitlines() == [f"simlib: error: File exists: '{blocker / 'r.html'}'"] or (
+        err.strip().splitlines() == [f"simlib: error: Not a directory: '{blocker / 'r.html'}'"]
+    ), err
 
 
 def test_parse_values():

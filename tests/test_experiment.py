@@ -169,6 +169,11 @@ def test_interrupted_experiment_resumes(tmp_path, monkeypatch):
         run_experiment(path, progress=False)
     partial = Results.load(tmp_path / "out")
     assert partial.meta["complete"] is False and len(partial.df) == 3 * GAMES
+    # the cells not started yet count in the games asked for (it read "3 of 3" before)
+    total = partial.meta["cells_total"]
+    assert partial.meta["cells_present"] == 4 and total > 4  # the 4th was interrupted
+    assert partial.meta["games"] == total * GAMES
+    assert f"partial: {3 * GAMES:,} of {total * GAMES:,} games (4 of {total} cells" in repr(partial)
     monkeypatch.setattr(GAME, "play_batch", Counter())
     res = run_experiment(path, progress=False)
     assert GAME.play_batch.calls == 5

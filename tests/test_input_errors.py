@@ -90,3 +90,10 @@ def test_experiment_out(tmp_path, monkeypatch):
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     path.write_text('game = "toy"\ngames = 5\nout = "~/e"\n')
     assert load_experiment(path).out == tmp_path / "home" / "e"
+
+
+@pytest.mark.parametrize("preset", [["normal"], {"a": 1}, 3])
+def test_a_preset_that_is_not_a_name_is_one_line(preset):
+    # a list used to raise "TypeError: unhashable type: 'list'"
+    with pytest.raises(SimlibInputError, match="is not a preset of toy; allowed"):
+        simlib.run("toy", preset=preset, games=10, progress=False)

@@ -296,6 +296,19 @@ def test_results_save_and_load_roundtrip(tmp_path, reference):
         assert back.meta == json.loads(json.dumps(res.meta))
 
 
+def test_results_save_does_not_overwrite_unless_asked(tmp_path, reference):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "results.parquet").write_bytes(b"someone else's table")
+    with pytest.raises(SimlibInputError, match="already holds results.parquet; pass overwrite"):
+        reference.save(folder)
+    assert (folder / "results.parquet").read_bytes() == b"someone else's table"
+    reference.save(folder, overwrite=True)
+    pd.testing.assert_frame_equal(Results.load(folder).df, reference.df)
+    with pytest.raises(SimlibInputError, match="path: expected a folder path"):
+        reference.save(123)
+
+
 def test_concat_adds_varying_columns_after_game_columns():
     a = simlib.run("toy", games=100, seed=1, progress=False)
     b = simlib.run("toy", preset="easy", bot="bold", games=50, seed=1, progress=False)

@@ -322,7 +322,7 @@ class Game:
         (:meth:`validate`). Raises ``SimlibInputError`` naming the key on bad input.
         """
         preset = self.default_preset if preset is None else preset
-        if preset not in self.presets:
+        if not isinstance(preset, str) or preset not in self.presets:
             allowed = ", ".join(self.presets)
             raise SimlibInputError(
                 f"preset '{preset}' is not a preset of {self.name}; allowed: {allowed}"

@@ -92,6 +92,9 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as err:  # named on the file asked for, not the temporary one
+        tmp.unlink(missing_ok=True)
+        raise OSError(err.errno, err.strerror, str(path)) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -113,6 +116,9 @@ def atomic_write_parquet(df: pd.DataFrame, path: Path) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as err:  # named on the file asked for, not the temporary one
+        tmp.unlink(missing_ok=True)
+        raise OSError(err.errno, err.strerror, str(path)) from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
@@ -437,23 +443,37 @@ class Results:
                 f"bot={m.get('bot')}, seed={m.get('seed')}"
             )
         if not m.get("complete", True):
-            text += f", partial: {n:,} of {m.get('games', n):,}"
+            text += f", partial: {n:,} of {m.get('games', n):,} games"
+            if "cells_total" in m:
+                text += f" ({m['cells_present']} of {m['cells_total']} cells started)"
         return text + ")"
 
     # --- disk ---------------------------------------------------------------------------
-    def save(self, path: str | os.PathLike) -> Path:
+    def save(self, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
         """Write ``results.parquet`` and ``results.json`` into folder ``path`` (created).
 
         Both files are written atomically. Returns the folder. A run folder (one holding
-        ``run.json``) is refused: its chunks already are the stored results.
+        ``run.json``) is refused: its chunks already are the stored results. A folder that
+        already holds results (or any ``results.parquet``) is refused unless
+        ``overwrite=True``.
         """
-        folder = Path(path)
+        if not isinstance(path, (str, os.PathLike)):
+            raise SimlibInputError(
+                f"path: expected a folder path (str or os.PathLike), not {type(path).__name__}"
+            )
+        folder = Path(path).expanduser()
         if folder.exists() and not folder.is_dir():
             raise SimlibInputError(f"cannot save results to '{path}': it is a file, not a folder")
         if (folder / RUN_FILE).exists():
             raise SimlibInputError(
                 f"cannot save results to '{path}': it is a run folder (its chunks already "
                 "hold the results); choose another folder"
+            )
+        taken = [f for f in (RESULTS_FILE, RESULTS_META) if (folder / f).exists()]
+        if taken and not overwrite:
+            raise SimlibInputError(
+                f"cannot save results to '{path}': it already holds {taken[0]}; pass "
+                "overwrite=True to replace it, or choose another folder"
             )
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write_parquet(self.df, folder / RESULTS_FILE)
@@ -531,6 +551,13 @@ class Results:
             )
         res = cls.concat(parts, include=include)
         res.meta["complete"] = False
+        names = list(data.get("cells") or [])
+        per_cell = definition.get("games")
+        if isinstance(per_cell, int) and not isinstance(per_cell, bool):
+            # cells not started yet count with the games the experiment asks of each
+            res.meta["games"] += per_cell * (len(names) - len(parts))
+        res.meta["cells_present"] = len(parts)
+        res.meta["cells_total"] = len(names)
         res.meta["title"] = definition.get("title", res.meta.get("title"))
         if isinstance(data.get("report"), dict):
             res.meta["report"] = data["report"]
@@ -650,7 +677,7 @@ class Results:
             "engine_version": versions[0] if not differs(versions) else None,
             "seed": seeds[0] if not differs(seeds) else None,
             "settings": common_settings,
-            "games": int(lengths.sum()),
+            "games": int(sum(int(m.get("games", n)) for m, n in zip(metas, lengths))),
             "games_present": int(lengths.sum()),
             "complete": all(m.get("complete", True) for m in metas),
             "outcomes": list(outcomes or []),

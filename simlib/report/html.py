@@ -453,7 +453,7 @@ def build_report(
         The path written.
 
     """
-    path = Path(path)
+    path = report_file(path)
     group_by = tables.group_columns(list(group_by))
     sweep_params = list(sweep_params)
     causes = [(str(label), total, tuple(parts)) for label, total, parts in causes]
@@ -503,10 +503,22 @@ def build_report(
     return path
 
 
+def report_file(path: str | os.PathLike) -> Path:
+    """The file a report given ``path`` is written to: ``path/report.html`` for a folder."""
+    path = Path(path).expanduser()
+    return path / "report.html" if path.is_dir() else path
+
+
 def _write_atomic(path: Path, document: str) -> None:
-    """Write ``document`` to ``path``: a temporary file in the same folder, then rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    """Write ``document`` to ``path``: a temporary file in the same folder, then rename.
+
+    A failure is reported on ``path`` (the file asked for), never on the temporary file.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as err:
+        raise OSError(err.errno, err.strerror, str(path)) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(document)
@@ -514,6 +526,10 @@ def _write_atomic(path: Path, document: str) -> None:
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
+    except OSError as err:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise OSError(err.errno, err.strerror, str(path)) from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -558,7 +574,7 @@ def build_table_report(
         The path written.
 
     """
-    path = Path(path)
+    path = report_file(path)
     flat = tables.flat_table(df)
     shown = flat.head(max_rows)
     labels = [c for c in flat.columns if not pd.api.types.is_numeric_dtype(flat[c])]
@@ -668,7 +684,7 @@ def build_ladder_report(ladder: Any, path: str | os.PathLike, *, title: str | No
         The path written.
 
     """
-    path = Path(path)
+    path = report_file(path)
     title = title or f"{ladder.title}: skill ladder"
     out = [
         "<!DOCTYPE html>",
