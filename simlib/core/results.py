@@ -677,7 +677,7 @@ class Results:
             "engine_version": versions[0] if not differs(versions) else None,
             "seed": seeds[0] if not differs(seeds) else None,
             "settings": common_settings,
-            "games": int(sum(int(m.get("games", n)) for m, n in zip(metas, lengths))),
+            "games": int(sum(int(m.get("games", n)) for m, n in zip(metas, lengths, strict=True))),
             "games_present": int(lengths.sum()),
             "complete": all(m.get("complete", True) for m in metas),
             "outcomes": list(outcomes or []),
