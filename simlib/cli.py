@@ -198,7 +198,7 @@ def _table(res, by=None) -> str:
 
 def _describe_run(res) -> str:
     m = res.meta
-    games = m.get("games_present", len(res.df))
+    games = m.get("games_present", len(res))
     return (
         f"{m.get('title', m.get('game'))}: preset {m.get('preset')}, bot {m.get('bot')}, "
         f"{games:,} games, seed {m.get('seed')}"
@@ -367,6 +367,9 @@ def _cmd_run(args, state) -> int:
         seed=args.seed,
         out=args.out,
         precision=args.precision,
+        # with --out the rows live in the folder: only the summary is needed here, so a run
+        # of any size is bounded by disk (keep_df=False)
+        keep_df=not (args.out and args.precision is None),
         **_run_options(args),
     )
     print(_describe_run(res))

@@ -263,8 +263,12 @@ class DamagedChunk(Exception):
         self.reason = reason
 
 
-def read_chunk(path: Path, start: int, stop: int) -> pd.DataFrame:
+def read_chunk(
+    path: Path, start: int, stop: int, columns: Sequence[str] | None = None
+) -> pd.DataFrame:
     """Read one chunk and check it holds exactly games ``start .. stop - 1``, in order.
+
+    ``columns`` reads only those columns (and ``game_index``, always: it is checked).
 
     Raises
     ------
@@ -273,12 +277,15 @@ def read_chunk(path: Path, start: int, stop: int) -> pd.DataFrame:
         are not exactly its games (another chunk's rows, rows missing or repeated).
 
     """
+    wanted = None if columns is None else list(dict.fromkeys(["game_index", "win", *columns]))
     try:
-        frame = pd.read_parquet(path)
+        frame = pd.read_parquet(path, columns=wanted)
     except Exception as err:  # pyarrow raises several types for a broken file
         raise DamagedChunk(path, f"not readable ({type(err).__name__})") from None
     if "game_index" not in frame.columns or "win" not in frame.columns:
         raise DamagedChunk(path, "no game_index or win column")
+    if columns is not None and "win" not in columns:
+        frame = frame.drop(columns="win")
     index = frame["game_index"].to_numpy()
     if len(index) != stop - start or not np.array_equal(index, np.arange(start, stop)):
         raise DamagedChunk(path, f"its rows are not exactly games {start}..{stop - 1}")
@@ -300,26 +307,28 @@ def set_damaged_aside(folder: Path, damaged: DamagedChunk) -> Path:
     return target
 
 
-def read_chunk_frames(
+def iter_chunk_frames(
     folder: Path,
     games: int,
     outcomes: Sequence[str] | None,
     chunks: Sequence[tuple[int, int, Path]] | None = None,
     *,
     damaged: list[DamagedChunk] | None = None,
-) -> list[pd.DataFrame]:
-    """Read the chunk files of a run folder overlapping ``[0, games)`` (rows clipped).
+    columns: Sequence[str] | None = None,
+    first: int = 0,
+) -> Iterable[pd.DataFrame]:
+    """Yield the chunk frames of a run folder overlapping ``[first, games)`` (rows clipped).
 
-    A damaged chunk (:func:`read_chunk`) is skipped with a warning on stderr, so the run
-    reads as partial; when ``damaged`` is a list it is appended there instead, silently,
-    for the caller to handle (the runner sets it aside and replays it).
+    One chunk is in memory at a time. ``columns`` reads only those columns (plus
+    ``game_index``). A damaged chunk (:func:`read_chunk`) is skipped with a warning on
+    stderr, so the run reads as partial; when ``damaged`` is a list it is appended there
+    instead, silently, for the caller to handle (the runner sets it aside and replays it).
     """
-    frames = []
     for start, stop, path in list_chunks(folder) if chunks is None else chunks:
-        if start >= games:
+        if start >= games or stop <= first:
             continue
         try:
-            frame = read_chunk(path, start, stop)
+            frame = read_chunk(path, start, stop, columns)
         except DamagedChunk as err:
             if damaged is not None:
                 damaged.append(err)
@@ -327,10 +336,28 @@ def read_chunk_frames(
                 print(f"simlib: warning: {err}; skipped (its games are missing: run again "
                       "to replay them)", file=sys.stderr)
             continue
-        if stop > games:
-            frame = frame[frame["game_index"] < games]
-        frames.append(normalize_frame(frame, outcomes))
-    return frames
+        if stop > games or start < first:
+            index = frame["game_index"]
+            frame = frame[(index >= first) & (index < games)]
+        yield normalize_frame(frame, outcomes)
+
+
+def read_chunk_frames(
+    folder: Path,
+    games: int,
+    outcomes: Sequence[str] | None,
+    chunks: Sequence[tuple[int, int, Path]] | None = None,
+    *,
+    damaged: list[DamagedChunk] | None = None,
+    columns: Sequence[str] | None = None,
+    first: int = 0,
+) -> list[pd.DataFrame]:
+    """Read the chunk frames of a run folder (:func:`iter_chunk_frames`) into a list."""
+    return list(
+        iter_chunk_frames(
+            folder, games, outcomes, chunks, damaged=damaged, columns=columns, first=first
+        )
+    )
 
 
 def run_meta(cfg: dict, games: int, games_present: int, out: str | None) -> dict:
@@ -355,6 +382,34 @@ def run_meta(cfg: dict, games: int, games_present: int, out: str | None) -> dict
     }
 
 
+def _check_columns_arg(columns: Any) -> list[str] | None:
+    if columns is None:
+        return None
+    if isinstance(columns, str):
+        columns = [columns]
+    if not isinstance(columns, (list, tuple)) or not all(isinstance(c, str) for c in columns):
+        raise SimlibInputError("columns: expected a list of column names (str)")
+    return list(columns)
+
+
+def _check_games_arg(games: Any) -> tuple[int, int] | None:
+    """``games`` of :meth:`Results.load` as a ``(start, stop)`` window."""
+    def whole(v: Any) -> bool:
+        return bool(isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 0)
+
+    if games is None:
+        return None
+    if whole(games):
+        return (0, int(games))
+    if isinstance(games, (tuple, list)) and len(games) == 2 and all(whole(v) for v in games):
+        if games[0] < games[1]:
+            return (int(games[0]), int(games[1]))
+    raise SimlibInputError(
+        f"games: {games!r} is not allowed; expected a count N >= 0 (the first N games) or "
+        "(start, stop) with 0 <= start < stop"
+    )
+
+
 # --- Results ------------------------------------------------------------------------------
 class Results:
     """The rows of one run (or of several runs combined) and the metadata behind them.
@@ -374,9 +429,50 @@ class Results:
 
     """
 
-    def __init__(self, df: pd.DataFrame, meta: dict[str, Any]):
-        self.df = df
+    def __init__(
+        self,
+        df: pd.DataFrame | None,
+        meta: dict[str, Any],
+        *,
+        source: str | os.PathLike | None = None,
+        columns: Sequence[str] | None = None,
+    ):
+        if df is None and source is None:
+            raise ValueError("Results: a df or a run folder (source) to read it from")
+        self._df = df
         self.meta = meta
+        #: The run folder a lazy ``df`` is read from (``Results.load(..., lazy=True)`` and
+        #: ``simlib.run(..., out=DIR, keep_df=False)``); None once the rows are in memory.
+        self.source = None if source is None else Path(source)
+        self._columns = None if columns is None else list(columns)
+
+    @property
+    def df(self) -> pd.DataFrame:
+        """One row per playthrough (read from ``source`` on first use when lazy)."""
+        if self._df is None:
+            assert self.source is not None
+            cfg = read_run_config(self.source)
+            outcomes = cfg.get("outcomes")
+            frames = read_chunk_frames(
+                self.source, cfg["games"], outcomes, columns=self._columns
+            )
+            self._df = sort_games(concat_frames(frames, outcomes))
+        return self._df
+
+    @df.setter
+    def df(self, value: pd.DataFrame) -> None:
+        self._df = value
+
+    @property
+    def in_memory(self) -> bool:
+        """Whether the rows are in memory (False for a lazy run not read yet)."""
+        return self._df is not None
+
+    def __len__(self) -> int:
+        """Playthroughs held (counted from the run folder, without reading it, when lazy)."""
+        if self._df is None:
+            return int(self.meta.get("games_present", 0))
+        return len(self._df)
 
     # --- views ------------------------------------------------------------------------
     @property
@@ -395,9 +491,72 @@ class Results:
         """
         from simlib.report import tables
 
-        return tables.summary(
-            self.df, by=by, outcomes=self.outcomes or None, anytime_prior=self.anytime_prior(by)
-        )
+        prior = self.anytime_prior(by)
+        if self._df is None and prior is None:
+            return self._streamed_summary(by)
+        return tables.summary(self.df, by=by, outcomes=self.outcomes or None, anytime_prior=prior)
+
+    def _streamed_summary(self, by: str | Sequence[str] | None) -> pd.DataFrame:
+        """:meth:`summary` of a lazy run, one chunk in memory at a time.
+
+        Each chunk's counts (games, wins, outcome counts, the sum of rounds) are added up
+        and the rates and Wilson intervals computed once from the totals: the same table
+        as from the whole frame.
+        """
+        from simlib.core.stats import wilson_interval
+        from simlib.report import tables
+
+        assert self.source is not None
+        keys = [] if by is None else ([by] if isinstance(by, str) else list(by))
+        chunks = list_chunks(self.source)
+        if not chunks:
+            return tables.summary(self.df, by=by, outcomes=self.outcomes or None)
+        import pyarrow.parquet as pq
+
+        try:
+            names = set(pq.read_schema(chunks[0][2]).names)
+        except Exception:  # noqa: BLE001 - a damaged first chunk: the frame path says so
+            names = {"win", "outcome", "rounds", *keys}
+        missing = [k for k in keys if k not in names]
+        if missing:
+            raise SimlibInputError(
+                f"by: no column {missing[0]!r} in this run; allowed: {', '.join(sorted(names))}"
+            )
+        need = [c for c in ("win", "outcome", "rounds", *keys) if c in names]
+        cfg = read_run_config(self.source)
+        parts = [
+            tables.summary(frame, by=by, outcomes=self.outcomes or None)
+            for frame in iter_chunk_frames(
+                self.source, cfg["games"], cfg.get("outcomes"), chunks, columns=need
+            )
+            if len(frame)
+        ]
+        if not parts:
+            return tables.summary(self.df, by=by, outcomes=self.outcomes or None)
+        every = pd.concat(parts, ignore_index=True)
+        shares = [c for c in every.columns if c.startswith("share_")]
+        counted = ["n", "wins", *shares] + (["mean_rounds"] if "mean_rounds" in every else [])
+        totals = every[counted].astype(float).copy()
+        for col in counted[2:]:  # shares and the mean back to counts and a sum
+            totals[col] = (every[col] * every["n"]).round()
+        if keys:
+            totals[keys] = every[keys]
+            totals = totals.groupby(keys, observed=True, sort=True).sum().reset_index()
+        else:
+            totals = totals.sum().to_frame().T
+        n = totals["n"].to_numpy().astype(np.int64)
+        wins = totals["wins"].to_numpy().astype(np.int64)
+        out = totals[keys].copy() if keys else pd.DataFrame(index=range(1))
+        out["n"] = n
+        out["wins"] = wins
+        out["win_rate"] = wins / n
+        lo, hi = wilson_interval(wins, n, confidence=0.95)
+        out["win_lo"] = np.asarray(lo, dtype=float)
+        out["win_hi"] = np.asarray(hi, dtype=float)
+        for col in counted[2:]:
+            out[col] = totals[col].to_numpy() / n
+        out.attrs["confidence"] = 0.95
+        return out.reset_index(drop=True)
 
     def anytime_prior(self, by: str | Sequence[str] | None = None) -> float | None:
         """Prior scale of the stopping rule when grouping by ``by`` gives runs that stopped.
@@ -431,7 +590,7 @@ class Results:
 
     def __repr__(self) -> str:
         m = self.meta
-        n = len(self.df)
+        n = len(self)
         if "cells" in m:
             varying = ", ".join(m.get("varying", [])) or "nothing"
             text = (
@@ -481,13 +640,48 @@ class Results:
         return folder
 
     @classmethod
-    def load(cls, path: str | os.PathLike) -> Results:
+    def load(
+        cls,
+        path: str | os.PathLike,
+        *,
+        columns: Sequence[str] | None = None,
+        games: int | tuple[int, int] | None = None,
+        lazy: bool = False,
+    ) -> Results:
         """Read a run folder (finished or partial), a sweep, an experiment or saved results.
 
         A partial run gives the rows present with ``meta["complete"] = False`` and
         ``meta["games_present"]``. Anything else raises ``SimlibInputError``.
+
+        Parameters
+        ----------
+        path : path
+            The folder.
+        columns : list of str, optional
+            Read only these columns (``game_index`` always comes too): a large run's
+            ``win`` and ``outcome`` need a fraction of its memory.
+        games : int or (start, stop), optional
+            Read only the first ``games`` playthroughs, or games ``start .. stop - 1``;
+            only the chunk files holding them are opened.
+        lazy : bool
+            A run folder only: read nothing now. ``summary()`` then reads one chunk at a
+            time (memory bounded by a chunk, not the run) and ``df`` is read on first use.
+
         """
-        folder = Path(path)
+        columns = _check_columns_arg(columns)
+        window = _check_games_arg(games)
+        if not isinstance(path, (str, os.PathLike)):
+            raise SimlibInputError(
+                f"path: expected a folder path (str or os.PathLike), not {type(path).__name__}"
+            )
+        folder = Path(path).expanduser()
+        if lazy and not (folder / RUN_FILE).is_file():
+            raise SimlibInputError(
+                f"lazy: only a run folder (one holding {RUN_FILE}) can be read lazily; "
+                f"'{path}' is not one"
+            )
+        if (columns is not None or window is not None) and folder.is_dir():
+            return cls._load_part(folder, columns, window, lazy)
         if not folder.exists():
             raise SimlibInputError(f"results folder '{path}' does not exist")
         if not folder.is_dir():
@@ -495,7 +689,7 @@ class Results:
                 f"'{path}' is not a folder; expected a run or experiment folder written by simlib"
             )
         if (folder / RUN_FILE).is_file():
-            return cls._load_run(folder)
+            return cls._load_run(folder, lazy=lazy)
         if (folder / EXPERIMENT_FILE).is_file():
             record = read_json(folder / EXPERIMENT_FILE, "experiment file")
             definition = record.get("experiment")
@@ -516,15 +710,58 @@ class Results:
         )
 
     @classmethod
-    def _load_run(cls, folder: Path) -> Results:
+    def _load_run(
+        cls,
+        folder: Path,
+        columns: Sequence[str] | None = None,
+        window: tuple[int, int] | None = None,
+        lazy: bool = False,
+    ) -> Results:
         cfg = read_run_config(folder)
         games = cfg["games"]
         outcomes = cfg.get("outcomes")
-        df = sort_games(concat_frames(read_chunk_frames(folder, games, outcomes), outcomes))
-        return cls(df, run_meta(cfg, games, len(df), str(folder)))
+        first, last = (0, games) if window is None else (window[0], min(window[1], games))
+        if lazy:
+            present = present_ranges(list_chunks(folder), games)
+            held = sum(max(0, min(b, last) - max(a, first)) for a, b in present)
+            meta = run_meta(cfg, games, held, str(folder))
+            return cls(None, meta, source=folder, columns=columns)
+        frames = read_chunk_frames(folder, last, outcomes, columns=columns, first=first)
+        df = sort_games(concat_frames(frames, outcomes))
+        meta = run_meta(cfg, games, len(df), str(folder))
+        if window is not None:
+            meta["games_window"] = [first, last]
+            meta["complete"] = len(df) >= max(0, last - first)
+        return cls(df, meta)
 
     @classmethod
-    def _load_saved(cls, folder: Path) -> Results:
+    def _load_part(
+        cls,
+        folder: Path,
+        columns: Sequence[str] | None,
+        window: tuple[int, int] | None,
+        lazy: bool,
+    ) -> Results:
+        """:meth:`load` with ``columns`` or ``games``: a run folder or saved results."""
+        if (folder / RUN_FILE).is_file():
+            if lazy and window is not None:
+                raise SimlibInputError("games: not with lazy=True (a lazy run reads all games)")
+            return cls._load_run(folder, columns, window, lazy)
+        if (folder / RESULTS_META).is_file() and (folder / RESULTS_FILE).is_file():
+            whole = cls._load_saved(folder, columns)
+            if window is not None and "game_index" in whole.df.columns:
+                index = whole.df["game_index"]
+                whole.df = whole.df[(index >= window[0]) & (index < window[1])].reset_index(
+                    drop=True
+                )
+            return whole
+        raise SimlibInputError(
+            f"columns, games: only for a run folder or saved results; '{folder}' is "
+            "neither (load it whole)"
+        )
+
+    @classmethod
+    def _load_saved(cls, folder: Path, columns: Sequence[str] | None = None) -> Results:
         data = read_json(folder / RESULTS_META, "results file")
         if "meta" not in data or not isinstance(data["meta"], dict):
             raise SimlibInputError(
@@ -533,7 +770,18 @@ class Results:
         meta = data["meta"]
         if not (folder / RESULTS_FILE).is_file():
             raise SimlibInputError(f"results folder '{folder}' has no {RESULTS_FILE}")
-        df = normalize_frame(pd.read_parquet(folder / RESULTS_FILE), meta.get("outcomes"))
+        path = folder / RESULTS_FILE
+        if columns is not None:
+            import pyarrow.parquet as pq
+
+            names = pq.read_schema(path).names
+            unknown = [c for c in columns if c not in names]
+            if unknown:
+                raise SimlibInputError(
+                    f"columns: no column {unknown[0]!r} in '{path}'; allowed: {', '.join(names)}"
+                )
+            columns = [c for c in names if c in set(columns) | {"game_index"}]
+        df = normalize_frame(pd.read_parquet(path, columns=columns), meta.get("outcomes"))
         return cls(df, meta)
 
     @classmethod

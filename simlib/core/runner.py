@@ -53,6 +53,7 @@ from simlib.core.results import (
     atomic_write_parquet,
     chunk_name,
     concat_frames,
+    iter_chunk_frames,
     jsonable,
     list_chunks,
     missing_ranges,
@@ -593,6 +594,7 @@ def run(
     progress: bool | None = None,
     threads: int | None = None,
     precision: float | None = None,
+    keep_df: bool = True,
 ) -> Results:
     """Play ``games`` playthroughs of ``game`` and return their :class:`Results`.
 
@@ -638,6 +640,12 @@ def run(
         are always the prefix ``0 .. n-1`` and ``n`` depends only on the configuration and
         the seed (not on chunking, backend or a resume). ``meta["stopping"]`` records the
         precision, the prior, the cap, the ``n`` it stopped at and why, and the interval.
+    keep_df : bool
+        ``False`` (needs ``out``): keep no rows in memory, so a run of any size is bounded
+        by disk, not memory. The result is lazy (:meth:`Results.load` with ``lazy=True``):
+        ``summary()`` reads one chunk at a time, ``df`` reads the folder on first use.
+        With ``True`` (default) a run whose rows would not fit in this machine's memory
+        stops after its first chunk with one line saying so (the chunk kept in ``out``).
 
     Returns
     -------
@@ -660,6 +668,13 @@ def run(
         games=games,
         seed=seed,
     )
+    if not isinstance(keep_df, bool):
+        raise SimlibInputError(f"keep_df: expected True or False, not {keep_df!r}")
+    if not keep_df and out is None:
+        raise SimlibInputError("keep_df=False: needs out=DIR (the rows are kept on disk only)")
+    if not keep_df and precision is not None:
+        raise SimlibInputError("keep_df=False: not with precision (it reads every look's rows)")
+    options = {} if keep_df else {"keep_df": False}
     return execute_plan(
         plan,
         precision=precision,
@@ -669,6 +684,7 @@ def run(
         out=out_folder(out),
         progress=progress,
         threads=threads,
+        **options,
     )
 
 
@@ -1068,6 +1084,7 @@ def execute(
     progress: bool | None = None,
     threads: int | None = None,
     desc: str | None = None,
+    keep_df: bool = True,
 ) -> Results:
     """Run a resolved :class:`RunPlan` (see :func:`run` for the arguments).
 
@@ -1079,11 +1096,11 @@ def execute(
     args = (plan, backend, scheduler, chunk_size, progress, threads, desc)
     folder = out_folder(out)
     if folder is None:
-        return _execute(*args, None)
+        return _execute(*args, None, True)
     check_out(folder, plan)
     folder.mkdir(parents=True, exist_ok=True)
     with folder_lock(folder):
-        return _execute(*args, folder)
+        return _execute(*args, folder, keep_df)
 
 
 def _execute(
@@ -1095,6 +1112,7 @@ def _execute(
     threads: int | None,
     desc: str | None,
     folder: Path | None,
+    keep_df: bool,
 ) -> Results:
     import numba
 
@@ -1108,9 +1126,15 @@ def _execute(
     if chunks_on_disk:
         assert folder is not None
         damaged: list[DamagedChunk] = []
-        old_frames = read_chunk_frames(
-            folder, games, plan.game.outcomes, chunks_on_disk, damaged=damaged
-        )
+        if keep_df:
+            old_frames = read_chunk_frames(
+                folder, games, plan.game.outcomes, chunks_on_disk, damaged=damaged
+            )
+        else:  # checked one at a time (two columns), not kept
+            for _ in iter_chunk_frames(
+                folder, games, plan.game.outcomes, chunks_on_disk, damaged=damaged, columns=[]
+            ):
+                pass
         for bad in damaged:
             set_damaged_aside(folder, bad)
         gone = {bad.path for bad in damaged}
@@ -1126,6 +1150,7 @@ def _execute(
         _write_run_file(folder, plan, stored, target, all_done)
 
     frames: list[pd.DataFrame] = []
+    checked_room: list[bool] = []
 
     def finish_chunk(start: int, stop: int, frame: pd.DataFrame) -> None:
         if len(frame) != stop - start or (
@@ -1138,7 +1163,11 @@ def _execute(
             )
         if folder is not None:
             atomic_write_parquet(frame, folder / CHUNK_DIR / chunk_name(start, stop))
-        frames.append(frame)
+        if not checked_room:
+            checked_room.append(True)
+            _check_room(plan, frame, games, folder, keep_df)
+        if keep_df:
+            frames.append(frame)
         bar.update(stop - start)
 
     bar = _progress_bar(progress, games, done, desc)
@@ -1168,11 +1197,67 @@ def _execute(
         frames = old_frames + frames
         all_done = not missing_ranges(present_ranges(on_disk, target), target)
         _write_run_file(folder, plan, read_run_config(folder), target, all_done)
-    df = sort_games(concat_frames(frames, plan.game.outcomes))
     cfg = plan.config()
     cfg["title"] = plan.game.title or plan.game.name
     cfg["outcomes"] = list(plan.game.outcomes)
+    if not keep_df:
+        assert folder is not None
+        held = sum(b - a for a, b in present_ranges(list_chunks(folder), games))
+        return Results(None, run_meta(cfg, games, held, str(folder)), source=folder)
+    df = sort_games(concat_frames(frames, plan.game.outcomes))
     return Results(df, run_meta(cfg, games, len(df), str(folder) if folder else None))
+
+
+#: Share of the machine's available memory a run's rows may take (``keep_df=True``), and
+#: of the out folder's free disk its chunks may take.
+ROOM_SHARE = 0.8
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (Linux ``MemAvailable``), or None."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _check_room(plan, frame: pd.DataFrame, games: int, folder: Path | None, keep_df: bool) -> None:
+    """After the first chunk: stop before the run's rows fill memory or its chunks the disk.
+
+    The first chunk's size a game, times the games still to play, against
+    :data:`ROOM_SHARE` of what is free. The chunk is already kept in ``out``.
+    """
+    rows = max(1, len(frame))
+    left = max(0, games - rows)
+    kept = f"; the chunk played is kept in {folder}" if folder is not None else ""
+    if keep_df:
+        need = int(frame.memory_usage(index=False, deep=True).sum() / rows * games)
+        free = _available_memory()
+        if free is not None and need > ROOM_SHARE * free:
+            raise SimlibRunError(
+                f"games: {games:,} games need about {need / 2**30:.1f} GiB of memory for their "
+                f"rows and {free / 2**30:.1f} GiB is available; give out=DIR with "
+                f"keep_df=False (at the command line --out DIR: it keeps only the summary "
+                f"in memory), or fewer games{kept}"
+            )
+    if folder is not None and left:
+        import shutil
+
+        written = (folder / CHUNK_DIR / chunk_name(int(frame["game_index"].iloc[0]),
+                                                   int(frame["game_index"].iloc[-1]) + 1))
+        size = written.stat().st_size if written.is_file() else 0
+        need = int(size / rows * left)
+        free = shutil.disk_usage(folder).free
+        if need > ROOM_SHARE * free:
+            raise SimlibRunError(
+                f"games: the {left:,} games still to play need about {need / 2**30:.1f} GiB "
+                f"of disk in {folder} and {free / 2**30:.1f} GiB is free; free some space or "
+                f"play fewer games{kept}"
+            )
 
 
 def _write_run_file(
