@@ -40,9 +40,11 @@ Environment
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import math
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -190,10 +192,33 @@ def _check_sweep_size(spec: str, count: int) -> None:
         )
 
 
-def _table(res, by=None) -> str:
+def _table(res, by=None, fmt: str = "table") -> str:
     from simlib.report import tables
 
-    return tables.to_text(res.summary(by=by or None))
+    return tables.render(res.summary(by=by or None), fmt)
+
+
+def _say(args):
+    """``print`` for the lines around a result.
+
+    On stderr when the result is for a program (``--format csv|json|markdown``), so stdout
+    holds the table alone.
+    """
+    if getattr(args, "format", "table") == "table":
+        return print
+    return functools.partial(print, file=sys.stderr)
+
+
+def _add_format_option(p: argparse.ArgumentParser) -> None:
+    from simlib.report.tables import FORMATS
+
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="how the result is printed: an aligned table (default), csv or json (raw "
+        "numbers, alone on stdout) or markdown",
+    )
 
 
 def _describe_run(res) -> str:
@@ -372,15 +397,16 @@ def _cmd_run(args, state) -> int:
         keep_df=not (args.out and args.precision is None),
         **_run_options(args),
     )
-    print(_describe_run(res))
+    say = _say(args)
+    say(_describe_run(res))
     if "stopping" in res.meta:
-        print(_describe_stop(res.meta["stopping"]))
-    print(_table(res))
+        say(_describe_stop(res.meta["stopping"]))
+    print(_table(res, fmt=args.format))
     line = _readings_line(res.meta.get("game"), res.meta.get("settings"))
     if line:
-        print(line)
+        say(line)
     if args.out:
-        print(f"\nresults saved in {args.out} (load with simlib.Results.load({str(args.out)!r}))")
+        say(f"\nresults saved in {args.out} (load with simlib.Results.load({str(args.out)!r}))")
     return 0
 
 
@@ -403,17 +429,18 @@ def _cmd_sweep(args, state) -> int:
         **_run_options(args),
     )
     cell = res.meta["cells"][0]
-    print(
+    say = _say(args)
+    say(
         f"{res.meta.get('title', res.meta.get('game'))}: sweep of {args.param} over "
         f"{len(values)} values, preset {cell.get('preset')}, bot {cell.get('bot')}, "
         f"{cell.get('games'):,} games each, seed {res.meta.get('seed')}"
     )
-    print(_table(res, by=args.param))
+    print(_table(res, by=args.param, fmt=args.format))
     line = _readings_line(res.meta.get("game"), res.meta.get("settings"), swept=(args.param,))
     if line:
-        print(line)
+        say(line)
     if args.out:
-        print(
+        say(
             f"\nresults saved in {args.out} (one run folder per value; load with "
             f"simlib.Results.load({str(args.out)!r}))"
         )
@@ -423,7 +450,7 @@ def _cmd_sweep(args, state) -> int:
 def _cmd_experiment(args, state) -> int:
     from simlib.experiment import TableExperiment, load_experiment, run_experiment
 
-    exp = load_experiment(args.file)
+    exp = load_experiment(args.file, games=args.games, out=args.out)
     state["out"] = str(exp.out)
     if isinstance(exp, TableExperiment):
         return _table_experiment(exp, args)
@@ -438,30 +465,31 @@ def _cmd_experiment(args, state) -> int:
         scheduler=args.scheduler,
         threads=args.threads,
     )
+    say = _say(args)
     if exp.precision is None:
-        print(f"{exp.title}: {len(exp.cells)} cells x {exp.games:,} games, seed {exp.seed}")
+        say(f"{exp.title}: {len(exp.cells)} cells x {exp.games:,} games, seed {exp.seed}")
     else:
-        print(
+        say(
             f"{exp.title}: {len(exp.cells)} cells, each to ±{100 * exp.precision:g} points "
             f"(anytime 95% interval, at most {exp.games:,} games), seed {exp.seed}; "
             f"{len(res.df):,} games in all"
         )
-    print(_table(res, by=exp.group_by()))
+    print(_table(res, by=exp.group_by(), fmt=args.format))
     varies = tuple(
         k for k in exp.cells[0].plan.values
         if len({repr(c.plan.values.get(k)) for c in exp.cells}) > 1
     )
     line = _readings_line(exp.game, exp.cells[0].plan.values, swept=varies)
     if line:
-        print(line)
+        say(line)
     if exp.ladder is not None:
         from simlib.core.ladder import Ladder
         from simlib.experiment import LADDER_DIR
 
-        print()
-        print(Ladder.load(exp.out / LADDER_DIR).to_text())
-    print(f"\nresults: {exp.out / 'results.parquet'}")
-    print(f"report:  {exp.out / 'report.html'}")
+        say()
+        say(Ladder.load(exp.out / LADDER_DIR).to_text())
+    say(f"\nresults: {exp.out / 'results.parquet'}")
+    say(f"report:  {exp.out / 'report.html'}")
     return 0
 
 
@@ -810,11 +838,14 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
         help="bot parameter override, repeatable",
     )
     p.add_argument(
-        "--games", type=int, default=DEFAULT_GAMES, help=f"playthroughs (default {DEFAULT_GAMES:,})"
+        "--games",
+        type=ascii_int,
+        default=DEFAULT_GAMES,
+        help=f"playthroughs (default {DEFAULT_GAMES:,})",
     )
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--seed", type=ascii_int, default=0, help="run seed (default 0)")
     _add_backend_options(p)
-    p.add_argument("--chunk-size", type=int, help="games per chunk (checkpoint unit)")
+    p.add_argument("--chunk-size", type=ascii_int, help="games per chunk (checkpoint unit)")
     p.add_argument("--out", help="folder for resumable checkpoints")
 
 
@@ -829,9 +860,9 @@ def _add_config_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--bot-param", action="append", metavar="KEY=VALUE", help="bot parameter override"
     )
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+    p.add_argument("--seed", type=ascii_int, default=0, help="run seed (default 0)")
     _add_backend_options(p)
-    p.add_argument("--chunk-size", type=int, help="games per chunk")
+    p.add_argument("--chunk-size", type=ascii_int, help="games per chunk")
 
 
 def _add_backend_options(p: argparse.ArgumentParser) -> None:
@@ -846,7 +877,7 @@ def _add_backend_options(p: argparse.ArgumentParser) -> None:
         help="Dask scheduler address, e.g. tcp://host:8786 (implies --backend dask; "
         "default with --backend dask: a local cluster)",
     )
-    p.add_argument("--threads", type=int, help="numba threads (default: all cores)")
+    p.add_argument("--threads", type=ascii_int, help="numba threads (default: all cores)")
     p.add_argument("--no-progress", action="store_true", help="never show a progress bar")
 
 
@@ -867,6 +898,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="run playthroughs and print the summary")
     _add_run_options(p)
+    _add_format_option(p)
     p.add_argument(
         "--precision",
         type=str,
@@ -877,6 +909,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("sweep", help="run each value of one setting with the same seed")
     _add_run_options(p)
+    _add_format_option(p)
     p.add_argument(
         "--param", required=True, help="setting to sweep, or bot.<parameter> for a bot parameter"
     )
@@ -895,7 +928,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--precision", default="0.01", help="+- on each point's win rate (default 0.01)"
     )
-    p.add_argument("--games", type=int, help="games per point (default: from --precision)")
+    p.add_argument("--games", type=ascii_int, help="games per point (default: from --precision)")
     p.set_defaults(func=_cmd_solve)
 
     p = sub.add_parser("sensitivity", help="rank settings by how much they move the win rate")
@@ -912,14 +945,19 @@ def build_parser() -> argparse.ArgumentParser:
                    help="oat: one at a time (default); sobol: Sobol indices via SALib")
     p.add_argument("--precision", default="0.01",
                    help="+- on each configuration's win rate (default 0.01)")
-    p.add_argument("--games", type=int, help="games per configuration (default: from --precision)")
-    p.add_argument("--samples", type=int, default=64,
+    p.add_argument(
+        "--games", type=ascii_int, help="games per configuration (default: from --precision)"
+    )
+    p.add_argument("--samples", type=ascii_int, default=64,
                    help="sobol: SALib's base sample size, a power of 2 (default 64)")
     p.add_argument("--chart", metavar="FILE.png", help="oat: write the tornado chart here")
     p.set_defaults(func=_cmd_sensitivity)
 
     p = sub.add_parser("experiment", help="run a TOML experiment file")
     p.add_argument("file", help="experiment .toml file")
+    p.add_argument("--games", type=ascii_int, help="games per cell instead of the file's (a trial)")
+    p.add_argument("--out", help="results folder instead of the file's")
+    _add_format_option(p)
     _add_backend_options(p)
     p.set_defaults(func=_cmd_experiment)
 
@@ -932,7 +970,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("b", metavar="OTHER", nargs="+", help="run, sweep or experiment folders")
     p.add_argument(
         "--confidence",
-        type=float,
+        type=ascii_float,
         default=0.95,
         help="confidence level of the interval (default 0.95)",
     )
@@ -960,14 +998,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--set", action="append", metavar="KEY=VALUE", help="setting override, repeatable"
     )
-    p.add_argument("--games", type=int, required=True, help="games per rung")
-    p.add_argument("--seed", type=int, default=0, help="seed of every rung (default 0)")
+    p.add_argument("--games", type=ascii_int, required=True, help="games per rung")
+    p.add_argument("--seed", type=ascii_int, default=0, help="seed of every rung (default 0)")
     _add_backend_options(p)
-    p.add_argument("--chunk-size", type=int, help="games per chunk (checkpoint unit)")
+    p.add_argument("--chunk-size", type=ascii_int, help="games per chunk (checkpoint unit)")
     p.add_argument("--out", help="folder for the resumable ladder (one run folder per rung)")
     p.add_argument("--report", metavar="FILE.html", help="write the ladder's HTML report")
     p.set_defaults(func=_cmd_ladder)
     return parser
+
+
+_INT_RE = re.compile(r"[+-]?[0-9]+")
+_FLOAT_RE = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def ascii_int(text: str) -> int:
+    """An option's integer: ASCII digits only (``int`` also takes '١٢' and ' 12')."""
+    if not _INT_RE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer (ASCII digits, e.g. 2000)")
+    return int(text)
+
+
+def ascii_float(text: str) -> float:
+    """An option's number: ASCII digits, a point and an exponent only."""
+    if not _FLOAT_RE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number (ASCII, e.g. 0.95)")
+    return float(text)
 
 
 def _error(message: str) -> int:

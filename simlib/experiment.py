@@ -230,6 +230,8 @@ class Experiment:
     path: Path | None = None
     source: dict[str, Any] = field(default_factory=dict)
     precision: float | None = None
+    #: ``games`` / ``out`` given over the file's own (``simlib experiment FILE --games N``)
+    overrides: dict[str, Any] = field(default_factory=dict)
 
     def definition(self) -> dict[str, Any]:
         """Return the definition as plain JSON data (what ``experiment.json`` stores)."""
@@ -254,7 +256,9 @@ class Experiment:
 
     def command(self) -> str:
         """Return the command line that runs (or resumes) this experiment."""
-        return f"simlib experiment {self.path}" if self.path else "simlib.run_experiment(...)"
+        if not self.path:
+            return "simlib.run_experiment(...)"
+        return f"simlib experiment {self.path}" + override_options(self.overrides)
 
     def group_by(self) -> list[str]:
         """Return the report's group columns: ``[report] group_by`` or each varying one."""
@@ -341,11 +345,23 @@ def _out_of(value: Any, fail) -> Path:
     return folder
 
 
-def load_experiment(path: str | os.PathLike) -> Experiment | TableExperiment:
+def override_options(overrides: dict[str, Any]) -> str:
+    """The command-line options that give ``overrides`` again (`` --games N --out DIR``)."""
+    return "".join(f" --{k} {v}" for k, v in overrides.items())
+
+
+def load_experiment(
+    path: str | os.PathLike,
+    *,
+    games: int | None = None,
+    out: str | os.PathLike | None = None,
+) -> Experiment | TableExperiment:
     """Read and validate an experiment TOML file; every cell is resolved before returning.
 
     A file with ``table = NAME`` gives a :class:`TableExperiment` (options resolved and
-    checked), any other an :class:`Experiment`.
+    checked), any other an :class:`Experiment`. ``games`` and ``out`` replace the file's
+    own (a quick trial of a large study: ``games=2000, out="results/trial"``), checked
+    as the file's would be.
 
     Raises
     ------
@@ -370,7 +386,16 @@ def load_experiment(path: str | os.PathLike) -> Experiment | TableExperiment:
         raise SimlibInputError(f"{path}: not a UTF-8 text file; expected TOML") from None
     except tomllib.TOMLDecodeError as err:
         raise SimlibInputError(f"{path}: malformed TOML: {err}") from None
-    return experiment_from_dict(data, path=p)
+    overrides: dict[str, Any] = {}
+    if games is not None:
+        overrides["games"] = games
+    if out is not None:
+        overrides["out"] = str(out)
+    data.update(overrides)
+    exp = experiment_from_dict(data, path=p)
+    if overrides and hasattr(exp, "overrides"):
+        exp.overrides = overrides
+    return exp
 
 
 def experiment_from_dict(

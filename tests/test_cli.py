@@ -206,7 +206,7 @@ def test_help_exits_zero(capsys):
         (["run", "toy", "--set", "p"], ["--set 'p'", "KEY=VALUE"]),
         (["run", "toy", "--bot-param", "nerve=1"], ["'nerve'", "risk"]),
         (["run", "toy", "--games", "0"], ["games"]),
-        (["run", "toy", "--games", "lots"], ["--games", "invalid int"]),
+        (["run", "toy", "--games", "lots"], ["--games", "is not an integer"]),
         (["run", "toy", "--seed", "-3"], ["seed"]),
         (["run", "toy", "--backend", "gpu"], ["--backend", "invalid choice"]),
         (["run", "toy", "--chunk-size", "0"], ["chunk_size"]),
@@ -365,3 +365,54 @@ def test_console_script_errors_without_traceback(tmp_path):
     )
     assert ok.returncode == 0, ok.stderr
     assert "win rate" in ok.stdout and "Traceback" not in ok.stderr
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "markdown"])
+def test_format_prints_the_table_alone_on_stdout(capsys, fmt):
+    import io
+    import json
+
+    import pandas as pd
+
+    code, out, err = run_cli(capsys, "run", "toy", "--games", "300", "--seed", "4",
+                             "--format", fmt, "--no-progress")
+    assert code == 0, err
+    assert "toy" in err.lower() or "Toy" in err  # the description went to stderr
+    if fmt == "csv":
+        table = pd.read_csv(io.StringIO(out))
+        assert table.loc[0, "n"] == 300 and 0 <= table.loc[0, "win_rate"] <= 1
+    elif fmt == "json":
+        rows = json.loads(out)
+        assert rows[0]["n"] == 300 and rows[0]["wins"] == round(rows[0]["win_rate"] * 300)
+    else:
+        lines = out.strip().splitlines()
+        assert lines[0].startswith("| games |") and lines[1].startswith("|---|")
+        assert len(lines) == 3
+
+
+@pytest.mark.parametrize("bad", ["١٢", "1e3", " 12", "12.0", "²"])
+def test_integer_options_take_ascii_digits_only(capsys, bad):
+    code, out, err = run_cli(capsys, "run", "toy", "--games", bad)
+    assert code == 2 and "is not an integer (ASCII digits" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_experiment_games_and_out_override_the_file(tmp_path, capsys):
+    from toygame import GAME as _  # noqa: F401 - registered above
+
+    path = tmp_path / "e.toml"
+    path.write_text(
+        f'game = "toy"\ngames = 100000\nseed = 3\nout = "{tmp_path / "big"}"\n'
+        'presets = ["easy", "hard"]\n', encoding="utf-8"
+    )
+    trial = tmp_path / "trial"
+    code, out, err = run_cli(capsys, "experiment", path, "--games", "200", "--out", trial,
+                             "--no-progress")
+    assert code == 0, err
+    assert "2 cells x 200 games" in out and not (tmp_path / "big").exists()
+    from simlib.core.results import Results
+
+    res = Results.load(trial)
+    assert len(res.df) == 400
+    record = (trial / "experiment.json").read_text(encoding="utf-8")
+    assert f"--games 200 --out {trial}" in record  # the reproduce command says it

@@ -643,3 +643,34 @@ def test_failed_connection_leaves_nothing_behind():
         "not a Dask scheduler's); expected the address of a running Dask scheduler, e.g. "
         "tcp://host:8786"
     ]
+
+
+def test_cold_cache_detection_and_the_compiling_line(tmp_path, monkeypatch, capsys):
+    from simlib.core import jit
+
+    monkeypatch.setattr(jit, "CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(numba.config, "DISABLE_JIT", False)
+    assert jit.cache_is_cold("simlib.games.subterra")
+    (tmp_path / "terraria_1f2e").mkdir()
+    (tmp_path / "terraria_1f2e" / "engine.play-10.py311.nbi").write_bytes(b"")
+    assert jit.cache_is_cold("simlib.games.subterra")
+    assert not jit.cache_is_cold("simlib.games.terraria")
+
+    class Packaged(type(GAME)):
+        compile_seconds = 42
+
+    Packaged.__module__ = "simlib.games.subterra"
+    game = Packaged()
+    runner._say_compiling(game, None)
+    assert capsys.readouterr().err == (
+        f"simlib: compiling the kernels of {game.title or game.name} (first run only, about "
+        "42 s)...\n"
+    )
+    runner._say_compiling(game, False)
+    monkeypatch.setenv("SIMLIB_PROGRESS", "0")
+    runner._say_compiling(game, None)
+    (tmp_path / "subterra_9a9a").mkdir()
+    (tmp_path / "subterra_9a9a" / "engine.play-10.py311.nbi").write_bytes(b"")
+    monkeypatch.delenv("SIMLIB_PROGRESS")
+    runner._say_compiling(game, None)  # warm now
+    assert capsys.readouterr().err == ""

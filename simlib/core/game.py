@@ -294,6 +294,9 @@ class Game:
     bots: tuple[Bot, ...] = ()
     default_bot: str = ""
     outcomes: tuple[str, ...] = ()
+    #: About how long a first run compiles the game's kernels (seconds on one core; the
+    #: benchmarks measure it), said in the "compiling" line; None: not stated.
+    compile_seconds: int | None = None
 
     # --- lookup helpers -------------------------------------------------------------
     def setting(self, name: str) -> Setting:

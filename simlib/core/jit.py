@@ -101,7 +101,14 @@ from numba.core.compiler_lock import require_global_compiler_lock
 from numba.core.compiler_machinery import register_pass
 from numba.experimental import structref as _structref
 
-__all__ = ["LINK_ONLY", "Kernel", "holds_reference", "njit", "source_key"]
+__all__ = [
+    "LINK_ONLY",
+    "Kernel",
+    "cache_is_cold",
+    "holds_reference",
+    "njit",
+    "source_key",
+]
 
 
 def source_key(root: str | os.PathLike[str] | None = None) -> str:
@@ -127,6 +134,20 @@ def _cache_root() -> Path:
 CACHE_DIR = str(_cache_root() / f"simlib-{source_key()}")
 """Where this version of simlib's kernels are cached (see the module docstring)."""
 numba.config.CACHE_DIR = CACHE_DIR  # type: ignore[attr-defined]  # read as each kernel is declared
+
+
+def cache_is_cold(module: str) -> bool:
+    """Whether no kernel of package ``module`` (``simlib.games.subterra``) is cached yet.
+
+    Numba caches a source folder's kernels in ``CACHE_DIR/<folder>_<hash>/*.nbi``; none for
+    the game's folder (or a subfolder) means its first run compiles them all. Always False
+    under ``NUMBA_DISABLE_JIT=1`` (nothing is compiled).
+    """
+    if numba.config.DISABLE_JIT:  # type: ignore[attr-defined]
+        return False
+    leaf = module.rsplit(".", 1)[-1]
+    root = Path(CACHE_DIR)
+    return not root.is_dir() or not any(root.glob(f"{leaf}_*/*.nbi"))
 
 
 def holds_reference(ty: Any) -> bool:

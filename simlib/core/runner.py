@@ -337,6 +337,25 @@ def _chunks(ranges: Sequence[tuple[int, int]], size: int) -> list[tuple[int, int
 
 
 # --- progress -------------------------------------------------------------------------------
+def _say_compiling(game: Game, progress: bool | None) -> None:
+    """Say on stderr that a first run compiles the game's kernels.
+
+    A silent minute looks like a hang. Quiet when progress is off.
+    """
+    from simlib.core import jit
+
+    quiet = progress is False or (progress is None and os.environ.get("SIMLIB_PROGRESS") == "0")
+    module = type(game).__module__
+    if quiet or not module.startswith("simlib.games.") or not jit.cache_is_cold(module):
+        return
+    about = f", about {game.compile_seconds} s" if game.compile_seconds else ""
+    print(
+        f"simlib: compiling the kernels of {game.title or game.name} (first run only{about})...",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
 def _progress_bar(progress: bool | None, total: int, initial: int, desc: str | None):
     from tqdm import tqdm
 
@@ -1170,6 +1189,8 @@ def _execute(
             frames.append(frame)
         bar.update(stop - start)
 
+    if backend == "local" and todo_ranges:
+        _say_compiling(plan.game, progress)
     bar = _progress_bar(progress, games, done, desc)
     old_threads = numba.get_num_threads()
     try:

@@ -564,6 +564,37 @@ def to_text(summary_df: pd.DataFrame) -> str:
     return format_table(summary_df).to_string(index=False)
 
 
+#: Formats :func:`render` writes.
+FORMATS = ("table", "csv", "json", "markdown")
+
+
+def render(summary_df: pd.DataFrame, fmt: str = "table") -> str:
+    """Write a :func:`summary` table for a terminal or another program.
+
+    ``table``: aligned text (:func:`to_text`); ``markdown``: the same formatted cells as a
+    Markdown table; ``csv`` and ``json`` (a list of records): the raw numbers, for a
+    spreadsheet or a script.
+    """
+    if fmt == "table":
+        return to_text(summary_df)
+    if fmt == "csv":
+        return summary_df.to_csv(index=False).rstrip("\n")
+    if fmt == "json":
+        return summary_df.to_json(orient="records", double_precision=15)
+    if fmt == "markdown":
+        shown = format_table(summary_df)
+
+        def cell(v: object) -> str:
+            return str(v).replace("|", "\\|")
+
+        lines = ["| " + " | ".join(cell(c) for c in shown.columns) + " |",
+                 "|" + "|".join("---" for _ in shown.columns) + "|"]
+        lines += ["| " + " | ".join(cell(v) for v in row) + " |"
+                  for row in shown.itertuples(index=False)]
+        return "\n".join(lines)
+    raise ValueError(f"format: {fmt!r}; allowed: {', '.join(FORMATS)}")
+
+
 # --- two-player tables ------------------------------------------------------------------------
 def _scores(winner: np.ndarray, seat: int) -> np.ndarray:
     """Score of ``seat`` per game: 1 for a win, 1/2 for a draw (``winner == -1``), else 0."""
