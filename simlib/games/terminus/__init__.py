@@ -187,7 +187,7 @@ class TerminusBreach(Game):
 
     name = "terminus"
     title = "Terminus Breach TD"
-    engine_version = "3"
+    engine_version = "4"  # 4: default data version 2 (calibrated Drakka) changes every game
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "normal"
