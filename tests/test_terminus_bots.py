@@ -6,6 +6,8 @@ panic, and survival fell from 2 to 3 players (see the package docstring for the 
 These scenarios show the choices that fix it, and the survival table that results.
 """
 
+from pathlib import Path
+
 import numpy as np
 from terminus_helpers import bot, empty, tower
 
@@ -15,6 +17,8 @@ from simlib.games.terminus import bots, engine
 from simlib.games.terminus.state import GSC, LINE, PLC, SITE, TWC
 
 RH = 3  # Humans
+#: The Drakka of the default data version 1, which the findings below were measured on.
+V1_DRAKKA = str(Path(__file__).parent / "data" / "terminus_v1_drakka.toml")
 
 
 def ns(st):
@@ -162,13 +166,14 @@ def test_default_bots_sell_in_whole_games():
 
 def test_survival_rises_with_players_for_the_default_builder():
     # finding 1: with the anti-air check, Heroic survival rises from 1 to 2 to 3 players
-    # (before it, 43% / 14% / 8%; clear_board=true, the reading it was found under).
-    # 2,000 games a cell, fixed seed: an exact check of the shipped engine and bot; 95%
-    # Wilson intervals apart.
+    # (before it, 43% / 14% / 8%; clear_board=true and the version-1 Drakka, the reading
+    # and data it was found under). 2,000 games a cell, fixed seed: an exact check of the
+    # shipped engine and bot; 95% Wilson intervals apart.
     lo_hi = []
     for n in (1, 2, 3):
         df = simlib.run("terminus", preset="heroic", settings={"players": n,
-                                                               "clear_board": True},
+                                                               "clear_board": True,
+                                                               "data": V1_DRAKKA},
                         games=2000, seed=11, progress=False).df
         lo_hi.append(wilson_interval(int(df["win"].sum()), len(df)))
     assert lo_hi[0][1] < lo_hi[1][0] and lo_hi[1][1] < lo_hi[2][0], lo_hi
@@ -205,7 +210,8 @@ def test_builder_saves_gp_in_battles_1_to_4_and_buys_favors_from_battle_5():
 def test_builder_buys_no_favor_before_battle_5_in_whole_games():
     # whole games: the builder with the fix plays more Favors than with the old 10% chance
     # (means over 400 paired Legendary games; 17.2 -> 23.9 at 20,000 games, README)
-    cb = {"clear_board": True}  # the TB-214 alternative the fix was measured under
+    # the TB-214 alternative and the version-1 Drakka the fix was measured under
+    cb = {"clear_board": True, "data": V1_DRAKKA}
     old = simlib.run("terminus", preset="legendary", bot="builder", games=400, seed=3,
                      settings=cb, bot_params={"favor_buy": 0.1, "favor_late": 0.1},
                      progress=False).df

@@ -113,7 +113,8 @@ def test_random_lineup_deals_distinct_races():
     assert (df["winner_race"].cat.codes.to_numpy() == races[np.arange(1200), won]).all()
 
 
-@pytest.mark.parametrize("name", ["terminus_maps.toml", "terminus_races.toml"])
+@pytest.mark.parametrize("name", ["terminus_maps.toml", "terminus_races.toml",
+                                  "terminus_calibration.toml"])
 def test_shipped_experiments_run_small(name, tmp_path):
     # the shipped files parse and run end to end (reduced to 40 games a cell here)
     from pathlib import Path

@@ -102,8 +102,8 @@ TB-230); a setup build keeps 25 GP for each of the seat's later setup builds. Th
 sell a tower for one reason (bot parameter ``sell``, ``bots.sell_choice_nb``): to rebuild
 Air & Ground on its spot when the table cannot shoot its flyers.
 
-Findings from the balance runs (``builder``, seed 7, 20,000 games a cell)
--------------------------------------------------------------------------
+Findings from the balance runs (``builder``, seed 7, 20,000 games a cell, data version 1)
+---------------------------------------------------------------------------------------
 Survival by player count was non-monotone (Normal 1-4 players: 43 / 71 / 55 / 81 %;
 Heroic 42 / 15 / 8 / 53 %). Cause: a bot weakness, not the rules. The bots valued a tower
 by damage x rate x squares covered per GP, blind to flying: Heavy Ground towers (which
@@ -121,25 +121,31 @@ is held by its own 9 tower cards (4 + 3 + 2), which fit the Normal and Heroic ma
 hence the same survival on both. The printed rules do not cause the dip: the table's
 allowance (480 GP), its 4 setup builds and the draw are the same whatever the count.
 Fix (bots): the ``air`` check (see ``bots``) and selling; defaults ``air`` 0.5, ``sell``
-0.5 for the builder. With them survival rises with the player count on every map (table
-in ``tests/test_terminus_bots.py`` and the README); ``air=0 sell=0`` gives the old bots.
+0.5 for the builder. With them survival rose with the player count on every map with
+data version 1 and ``clear_board=true`` (table in the README; the Heroic test in
+``tests/test_terminus_bots.py`` plays the version-1 Drakka,
+``tests/data/terminus_v1_drakka.toml``); ``air=0 sell=0`` gives the old bots. With data
+version 2 survival by player count is not monotone (README).
 
-Panic stays near 0 until Battle 5 and about 46% of the Drakka are trampled: both follow
-from the printed rules with the illustrative data, not from a mis-modelled rule. A drawn
-Drakka enters from the deck and may stop only within its Speed of the entrance (TB-086,
-the Advance rules), one ground and one flying per square (TB-068..070), so a Draw phase
-has room for about Speed ground and Speed flying Drakka (2-5 squares each with the
-illustrative Speeds), while it draws d6 + modifier = 3 to 12 (TB-078..084); the rest are
-trampled (TB-087): 5.8 of the 16.5 drawn in Battle 1 on average. With draw modifiers
-1,2,3,4,5 the share is 44%, with 0,0,0,0,0 still 23%. The illustrative paths are 34 / 29 /
-25 squares and Speeds 2-4, so a Drakka needs 7 to 17 Advances (3 to 6 Battles of 3 Waves)
-to cross, slowed further by the queue it forms; Drakka left on the path at a Lull stay
-(TB-208), and with ``clear_board=true`` everything still on the path after Battle 5 must
-leave or die in the clear-the-board Waves (TB-214). With the builder of engine_version
-1, 2 players and ``clear_board=true`` the median first leak is in Wave 23 (Normal), i.e.
-a clear-the-board Wave, and panic after Battles 1-4 is 0.00 to two decimals; with the
-literal ``clear_board=false`` the builder survives every map in all of 2,000 games.
-Shorter paths or faster Drakka in the data move the panic earlier.
+With data version 1, panic stayed near 0 until Battle 5 and about 46% of the Drakka were
+trampled: both followed from the printed rules with that data, not from a mis-modelled
+rule. A drawn Drakka enters from the deck and may stop only within its Speed of the
+entrance (TB-086, the Advance rules), one ground and one flying per square (TB-068..070),
+so a Draw phase has room for about Speed ground and Speed flying Drakka (2-5 squares each
+with the version-1 Speeds), while it draws d6 + modifier = 3 to 12 (TB-078..084); the rest
+are trampled (TB-087): 5.8 of the 16.5 drawn in Battle 1 on average. The paths are 34 /
+29 / 25 squares and the version-1 Speeds 2-4, so a Drakka needed 7 to 17 Advances (3 to 6
+Battles of 3 Waves) to cross; Drakka left on the path at a Lull stay (TB-208), and with
+``clear_board=true`` everything still on the path after Battle 5 must leave or die in the
+clear-the-board Waves (TB-214). So with the literal ``clear_board=false`` the builder
+survived every map in all of 2,000 two-player games.
+
+Data version 2 (the calibration written at the top of ``data/default.toml``: Speed +4 on
+every Drakka but the printed Drak Wurm, Toughness x 1.4, deck copies x 1.5) moves the
+panic into Battles 1-5: with the builder, 2 players and the literal readings (20,000
+games, seed 2026) survival is Normal 18.6%, Heroic 52.0%, Legendary 31.6%, the mean panic
+after Battle 4 is 4.7 to 7.4, and about 7% of the Drakka drawn are trampled (0.15 in
+Battle 1): at Speeds 5-8 a Draw phase has room for most of what it draws.
 """
 
 from __future__ import annotations
@@ -187,7 +193,7 @@ class TerminusBreach(Game):
 
     name = "terminus"
     title = "Terminus Breach TD"
-    engine_version = "3"
+    engine_version = "4"  # 4: default data version 2 (calibrated Drakka) changes every game
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "normal"

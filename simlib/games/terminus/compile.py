@@ -7,13 +7,12 @@ decks, bosses and their d20 tables, the Favor deck, the class charts and the sea
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from simlib.core.datafile import merge_tables, read_toml
+from simlib.core.datafile import load_tables
 from simlib.errors import SimlibInputError
 from simlib.games.terminus.state import (
     BOSS_FX_NAMES,
@@ -59,6 +58,26 @@ COMBUST = (2, 1)  # TB-148/149: per Battle, other races / Humans
 
 
 
+#: Upper bounds of the content numbers: far above any sensible card, and safe for the
+#: kernel's 32-bit counters (a game adds at most a few hundred of each).
+COST_MAX = 100_000  # a tower level's GP cost
+DAMAGE_MAX = 10_000  # a tower's Damage, a blessing's damage per Battle
+RATE_MAX = 100  # shots per Defend phase (and a blessing's extra rate)
+RANGE_MAX = MAX_PATH  # squares (a blessing's extra range too)
+BLESS_MAX = 100  # blessings a Holy tower level bestows
+TOUGH_MAX = 1_000_000  # a Drakka's or a boss's Toughness; a boss's spy/carnage damage, heal
+BOUNTY_MAX = 100_000  # GP
+THREAT_MAX = 1_000  # Panic Level steps
+WEIGHT_MAX = 1_000  # a class chart weight
+THRESHOLD_MAX = 1_000_000  # a class chart threshold
+CRYSTALS_MAX = 10  # Charged Crystals of one colour at one level
+FAVOR_MAX = 25  # copies of one Favor in the Favor deck
+VERSION_MAX = 1_000_000
+DRAW_MOD_MAX = MAX_DECK  # a Draw modifier (a Draw never draws more than the deck)
+#: Most squares a boss's fear / petrify (towers), haste (squares) or heal (damage) names.
+FX_MAX = {"fear": MAX_SITES, "petrify": MAX_SITES, "haste": MAX_PATH, "heal": TOUGH_MAX}
+
+
 def _need(cond: Any, msg: str) -> None:
     if not cond:
         raise SimlibInputError(msg)
@@ -68,38 +87,44 @@ def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _ints(x: Any, n: int | None = None, lo: int = 0) -> bool:
-    return (isinstance(x, list) and (n is None or len(x) == n)
-            and all(_is_int(v) and v >= lo for v in x))
+def _int_in(x: Any, lo: int, hi: int) -> bool:
+    return _is_int(x) and lo <= x <= hi
 
 
-@functools.lru_cache(maxsize=16)
-def load_data(path: str = "default") -> dict[str, Any]:
+def _number_upto(text: str, hi: int) -> bool:
+    """True when ``text`` is an integer from 0 to ``hi`` in ASCII digits.
+
+    ``str.isdigit`` also takes '²' or '٣', which ``int`` then refuses or reads; a long
+    string is refused before ``int`` reads it.
+    """
+    return (0 < len(text) <= 12 and all("0" <= ch <= "9" for ch in text)
+            and int(text) <= hi)
+
+
+def load_data(path: str | None = "default") -> dict[str, Any]:
     """Return the validated content tables: the defaults, overridden by ``path`` if given.
 
-    Raises ``SimlibInputError`` naming the table and key on any bad entry.
+    A designer's file may hold only the tables or keys it changes. Raises a one-line
+    ``SimlibInputError`` naming the file, the key and what is allowed on any bad entry.
+    Cached by the files' contents (:func:`simlib.core.datafile.load_tables`).
     """
-    data = read_toml(DEFAULT_DATA, "data file")
-    if path not in ("default", "", None):
-        data = merge_tables(data, read_toml(Path(path), "data file"))
-    _validate(data)
-    return data
+    return load_tables(DEFAULT_DATA, path, _validate)
 
 
-def parse_map(name: str, grid: Any) -> dict[str, Any]:
+def parse_map(name: str, grid: Any, where: str = "data") -> dict[str, Any]:
     """Read a map picture: the ordered path squares and the sites beside it (TB-224)."""
     _need(isinstance(grid, list) and grid and all(isinstance(r, str) for r in grid),
-          f"data: maps.{name}.grid must be a list of text rows")
+          f"{where}: maps.{name}.grid must be a list of text rows")
     cells = {}
     for y, row in enumerate(grid):
         for x, ch in enumerate(row):
-            _need(ch in "A#Zo RT.".replace(" ", ""),
-                  f"data: maps.{name}.grid row {y}: '{ch}' is not one of A # Z o R T .")
+            _need(ch in "A#ZoRT.",
+                  f"{where}: maps.{name}.grid row {y}: '{ch}' is not one of A # Z o R T .")
             cells[(x, y)] = ch
     starts = [c for c, ch in cells.items() if ch == "A"]
     ends = [c for c, ch in cells.items() if ch == "Z"]
     _need(len(starts) == 1 and len(ends) == 1,
-          f"data: maps.{name}.grid needs exactly one A (entrance) and one Z (last square)")
+          f"{where}: maps.{name}.grid needs exactly one A (entrance) and one Z (last square)")
     on_path = {c for c, ch in cells.items() if ch in "A#Z"}
     path = [starts[0]]
     seen = {starts[0]}
@@ -107,109 +132,194 @@ def parse_map(name: str, grid: Any) -> dict[str, Any]:
         x, y = path[-1]
         nxt = [(x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
                if (x + dx, y + dy) in on_path and (x + dx, y + dy) not in seen]
-        _need(len(nxt) == 1, f"data: maps.{name}.grid: the path must be one chain of "
+        _need(len(nxt) == 1, f"{where}: maps.{name}.grid: the path must be one chain of "
               f"side-connected squares from A to Z; square ({x}, {y}) has {len(nxt)} ways on")
         path.append(nxt[0])
         seen.add(nxt[0])
-    _need(len(path) == len(on_path), f"data: maps.{name}.grid: {len(on_path) - len(path)} "
-          "path squares are not on the chain from A to Z")
-    _need(2 <= len(path) <= MAX_PATH, f"data: maps.{name}: the path has {len(path)} squares; "
-          f"allowed 2 to {MAX_PATH}")
+    _need(len(path) == len(on_path), f"{where}: maps.{name}.grid: "
+          f"{len(on_path) - len(path)} path squares are not on the chain from A to Z")
+    _need(2 <= len(path) <= MAX_PATH, f"{where}: maps.{name}: the path has {len(path)} "
+          f"squares; allowed 2 to {MAX_PATH}")
     kinds = {"o": SITE.SPOT, "R": SITE.ROCK, "T": SITE.TREE}
     sites = [(x, y, kinds[ch]) for (x, y), ch in sorted(cells.items(), key=lambda c: (
         c[0][1], c[0][0])) if ch in kinds]
-    _need(1 <= len(sites) <= MAX_SITES, f"data: maps.{name}: {len(sites)} build spots and "
-          f"terrain squares; allowed 1 to {MAX_SITES}")
+    _need(1 <= len(sites) <= MAX_SITES, f"{where}: maps.{name}: {len(sites)} build spots "
+          f"and terrain squares; allowed 1 to {MAX_SITES}")
     return {"path": path, "sites": sites}
 
 
-def _validate(data: dict[str, Any]) -> None:
-    known = {"maps", "towers", "blessings", "drakka", "decks", "bosses", "favors", "classes"}
+def _validate(data: dict[str, Any], where: str) -> None:
+    """Every key known, every number in range, every name defined; else one line."""
+    def need(cond: Any, msg: str) -> None:
+        if not cond:
+            raise SimlibInputError(f"{where}: {msg}")
+
+    def table(value: Any, key: str) -> dict[str, Any]:
+        need(isinstance(value, dict), f"'{key}' must be a table ([{key}])")
+        return value
+
+    def only(value: dict[str, Any], allowed: Any, prefix: str) -> None:
+        for key in value:
+            need(key in allowed, f"unknown key '{prefix}{key}'; allowed: {', '.join(allowed)}")
+
+    def ints(value: Any, key: str, bounds: Any, what: str) -> None:
+        need(isinstance(value, list) and len(value) == len(bounds)
+             and all(_int_in(v, lo, hi) for v, (lo, hi) in zip(value, bounds, strict=True)),
+             f"{key} must be {what}")
+
+    def rng(lo: int, hi: int) -> str:
+        return f"{lo} to {hi}"
+
+    known = ("version", "maps", "towers", "blessings", "drakka", "decks", "bosses", "favors",
+             "classes")
     for key in data:
-        _need(key in known, f"data: unknown table '{key}'; allowed: {', '.join(sorted(known))}")
+        need(key in known, f"unknown table '{key}'; allowed: {', '.join(known)}")
+    need(_int_in(data.get("version"), 1, VERSION_MAX),
+         f"version must be an integer from 1 to {VERSION_MAX}")
+
+    maps = table(data.get("maps", {}), "maps")
+    only(maps, MAPS, "maps.")
     for name in MAPS:
-        _need(name in data.get("maps", {}), f"data: maps.{name} is missing")
-        parse_map(name, data["maps"][name].get("grid"))
+        m = table(maps.get(name), f"maps.{name}")
+        only(m, ("description", "grid"), f"maps.{name}.")
+        need(isinstance(m.get("description", ""), str),
+             f"maps.{name}.description must be a string")
+        parse_map(name, m.get("grid"), where)
+
+    towers = table(data.get("towers", {}), "towers")
+    only(towers, RACE_NAMES, "towers.")
+    shoot = ((1, COST_MAX), (0, DAMAGE_MAX), (0, RANGE_MAX), (1, RATE_MAX), (0, 10), (0, 4))
+    holy = ((1, COST_MAX), (0, BLESS_MAX))
     for race in RACE_NAMES:
-        t = data.get("towers", {}).get(race)
-        _need(isinstance(t, dict), f"data: towers.{race} is missing")
+        t = table(towers.get(race), f"towers.{race}")
+        only(t, LINE_NAMES, f"towers.{race}.")
         for li, line in enumerate(LINE_NAMES):
-            row = t.get(line)
-            _need(isinstance(row, dict), f"data: towers.{race}.{line} is missing")
-            levels = row.get("levels")
-            width = 2 if li == 2 else 6
-            _need(isinstance(levels, list) and 1 <= len(levels) <= MAX_LEVEL
-                  and all(_ints(lv, width) for lv in levels),
-                  f"data: towers.{race}.{line}.levels must be 1 to {MAX_LEVEL} lists of "
-                  f"{width} integers >= 0")
-            _need(all(lv[0] >= 1 for lv in levels),
-                  f"data: towers.{race}.{line}: every level costs at least 1 GP")
-            if li < 2:
-                _need(all(lv[3] >= 1 and lv[1] >= 0 for lv in levels),
-                      f"data: towers.{race}.{line}: every level needs a rate >= 1")
-                _need(all(lv[4] in (0, 1, 3, 10) and lv[5] <= 4 for lv in levels),
-                      f"data: towers.{race}.{line}: poison must be 0, 1, 3 or 10 (TB-178) "
-                      "and slow 0 to 4")
-            _need(_is_int(row.get("copies")) and 0 <= row["copies"] <= MAX_SITES,
-                  f"data: towers.{race}.{line}.copies must be an integer >= 0")
+            key = f"towers.{race}.{line}"
+            row = table(t.get(line), key)
+            only(row, ("names", "copies", "levels"), f"{key}.")
+            levels: Any = row.get("levels")
+            need(isinstance(levels, list) and 1 <= len(levels) <= MAX_LEVEL,
+                 f"{key}.levels must list 1 to {MAX_LEVEL} levels")
+            for k, lev in enumerate(levels):
+                if li == 2:
+                    ints(lev, f"{key}.levels[{k}]", holy, "[cost, blessings]: cost "
+                         f"{rng(1, COST_MAX)}, blessings {rng(0, BLESS_MAX)}")
+                else:
+                    ints(lev, f"{key}.levels[{k}]", shoot,
+                         f"[cost, damage, range, rate, poison, slow]: cost {rng(1, COST_MAX)}, "
+                         f"damage {rng(0, DAMAGE_MAX)}, range {rng(0, RANGE_MAX)}, rate "
+                         f"{rng(1, RATE_MAX)}, poison 0/1/3/10, slow 0 to 4")
+                    need(lev[4] in (0, 1, 3, 10),
+                         f"{key}.levels[{k}]: poison must be 0, 1, 3 or 10 (TB-178)")
+            names = row.get("names", [])
+            need(isinstance(names, list) and all(isinstance(n, str) for n in names)
+                 and len(names) in (0, len(levels)),
+                 f"{key}.names must list one name per level ({len(levels)})")
+            need(_int_in(row.get("copies"), 0, MAX_SITES),
+                 f"{key}.copies must be an integer from 0 to {MAX_SITES}")
+
+    blessings = table(data.get("blessings", {}), "blessings")
+    only(blessings, RACE_NAMES, "blessings.")
+    bounds = {"damage_per_battle": DAMAGE_MAX, "range": RANGE_MAX, "rate": RATE_MAX,
+              "poison_up": 1}
     for race in RACE_NAMES:
-        b = data.get("blessings", {}).get(race)
-        _need(isinstance(b, dict) and all(_is_int(b.get(k)) and b[k] >= 0 for k in (
-            "damage_per_battle", "range", "rate", "poison_up")),
-            f"data: blessings.{race} needs integers damage_per_battle, range, rate, poison_up")
-    cards = data.get("drakka", {})
-    _need(isinstance(cards, dict) and cards, "data: drakka must name at least one card")
+        b = table(blessings.get(race), f"blessings.{race}")
+        only(b, ("name", *bounds), f"blessings.{race}.")
+        need(isinstance(b.get("name", ""), str), f"blessings.{race}.name must be a string")
+        for field, hi in bounds.items():
+            need(_int_in(b.get(field), 0, hi),
+                 f"blessings.{race}.{field} must be an integer from 0 to {hi}")
+
+    stats = ((1, MAX_PATH), (1, TOUGH_MAX), (0, BOUNTY_MAX), (0, THREAT_MAX), (0, 1))
+    stats_text = (f"[speed, toughness, bounty, threat, flying]: speed {rng(1, MAX_PATH)}, "
+                  f"toughness {rng(1, TOUGH_MAX)}, bounty {rng(0, BOUNTY_MAX)}, threat "
+                  f"{rng(0, THREAT_MAX)}, flying 0 or 1")
+    cards = table(data.get("drakka", {}), "drakka")
+    need(cards, "drakka must name at least one card")
     for name, c in cards.items():
-        _need(isinstance(c, dict) and _ints(c.get("stats"), 5)
-              and c["stats"][0] >= 1 and c["stats"][1] >= 1 and c["stats"][4] in (0, 1),
-              f"data: drakka.{name}.stats must be [speed >= 1, toughness >= 1, bounty, "
-              "threat, flying 0/1]")
-    for b in range(1, N_BATTLES + 1):
-        deck = data.get("decks", {}).get(f"battle{b}")
-        _need(isinstance(deck, dict), f"data: decks.battle{b} is missing")
+        c = table(c, f"drakka.{name}")
+        only(c, ("faction", "stats"), f"drakka.{name}.")
+        need(isinstance(c.get("faction", ""), str), f"drakka.{name}.faction must be a string")
+        ints(c.get("stats"), f"drakka.{name}.stats", stats, stats_text)
+
+    decks = table(data.get("decks", {}), "decks")
+    battles = [f"battle{b}" for b in range(1, N_BATTLES + 1)]
+    only(decks, battles, "decks.")
+    for key in battles:
+        deck = table(decks.get(key), f"decks.{key}")
         for name, k in deck.items():
-            _need(name in cards, f"data: decks.battle{b}: '{name}' is not a drakka card")
-            _need(_is_int(k) and k >= 0, f"data: decks.battle{b}.{name} must be an integer")
-        _need(sum(deck.values()) <= MAX_DECK,
-              f"data: decks.battle{b} has {sum(deck.values())} cards; allowed at most {MAX_DECK}")
-    bosses = data.get("bosses", {})
-    battles = sorted(v["battle"] if _is_int(v.get("battle")) else 0
-                     for v in bosses.values() if isinstance(v, dict))
-    _need(battles == list(range(1, N_BATTLES + 1)),
-          "data: bosses must hold one boss for each battle 1 to 5")
+            need(name in cards, f"decks.{key}: '{name}' is not a drakka card; allowed: "
+                 f"{', '.join(cards)}")
+            need(_int_in(k, 0, MAX_DECK),
+                 f"decks.{key}.{name} must be an integer from 0 to {MAX_DECK}")
+        total = sum(deck.values())
+        need(1 <= total <= MAX_DECK,
+             f"decks.{key} has {total} cards; allowed 1 to {MAX_DECK}")
+
+    bosses = table(data.get("bosses", {}), "bosses")
+    seen: dict[int, str] = {}
     for name, v in bosses.items():
-        _need(_ints(v.get("stats"), 5) and v["stats"][0] >= 1 and v["stats"][1] >= 1,
-              f"data: bosses.{name}.stats must be [speed, toughness, bounty, threat, flying]")
-        _need(_is_int(v.get("spy")) and _is_int(v.get("carnage")),
-              f"data: bosses.{name} needs integer spy and carnage damage")
-        d20 = v.get("d20")
-        _need(isinstance(d20, list) and len(d20) == 20,
-              f"data: bosses.{name}.d20 must list 20 results")
+        key = f"bosses.{name}"
+        v = table(v, key)
+        only(v, ("battle", "spy", "carnage", "stats", "d20"), f"{key}.")
+        need(_int_in(v.get("battle"), 1, N_BATTLES),
+             f"{key}.battle must be an integer from 1 to {N_BATTLES}")
+        need(v["battle"] not in seen,
+             f"{key}.battle: Battle {v['battle']} already has {seen.get(v['battle'])}; one "
+             "boss per Battle")
+        seen[v["battle"]] = name
+        for field in ("spy", "carnage"):
+            need(_int_in(v.get(field), 0, TOUGH_MAX),
+                 f"{key}.{field} must be an integer from 0 to {TOUGH_MAX}")
+        ints(v.get("stats"), f"{key}.stats", stats, stats_text)
+        d20: Any = v.get("d20")
+        need(isinstance(d20, list) and len(d20) == 20, f"{key}.d20 must list 20 results")
         for r in d20:
-            _parse_fx(name, r)
-    fav = data.get("favors", {})
+            _parse_fx(name, r, where)
+    missing = [b for b in range(1, N_BATTLES + 1) if b not in seen]
+    need(not missing, f"bosses: no boss for Battle {', '.join(map(str, missing))}; "
+         "one boss for each Battle 1 to 5")
+
+    fav = table(data.get("favors", {}), "favors")
+    only(fav, IMP_NAMES[:5], "favors.")
     for name in IMP_NAMES[:5]:
-        _need(_is_int(fav.get(name)) and 0 <= fav[name] <= 25,
-              f"data: favors.{name} must be an integer from 0 to 25")
+        need(_int_in(fav.get(name), 0, FAVOR_MAX),
+             f"favors.{name} must be an integer from 0 to {FAVOR_MAX}")
+
+    classes = table(data.get("classes", {}), "classes")
+    only(classes, CLASS_NAMES, "classes.")
     for cname in CLASS_NAMES:
-        c = data.get("classes", {}).get(cname)
-        _need(isinstance(c, dict), f"data: classes.{cname} is missing")
-        w = c.get("weights", {})
-        _need(all(_is_int(w.get(k)) and w[k] >= 0 for k in COUNTERS),
-              f"data: classes.{cname}.weights needs integers {', '.join(COUNTERS)}")
-        _need(_ints(c.get("thresholds"), 3, 1) and sorted(c["thresholds"]) == c["thresholds"],
-              f"data: classes.{cname}.thresholds must be 3 increasing integers >= 1")
-        _need(isinstance(c.get("crystals"), list) and len(c["crystals"]) == 3
-              and all(_ints(x, 3) for x in c["crystals"]),
-              f"data: classes.{cname}.crystals must be 3 lists [white, pink, red]")
+        key = f"classes.{cname}"
+        c = table(classes.get(cname), key)
+        only(c, ("weights", "thresholds", "crystals"), f"{key}.")
+        w = table(c.get("weights", {}), f"{key}.weights")
+        only(w, COUNTERS, f"{key}.weights.")
+        for field in COUNTERS:
+            need(_int_in(w.get(field), 0, WEIGHT_MAX),
+                 f"{key}.weights.{field} must be an integer from 0 to {WEIGHT_MAX}")
+        th: Any = c.get("thresholds")
+        ints(th, f"{key}.thresholds", [(1, THRESHOLD_MAX)] * 3,
+             f"3 increasing integers from 1 to {THRESHOLD_MAX}")
+        need(sorted(th) == th, f"{key}.thresholds must be 3 increasing integers from 1 to "
+             f"{THRESHOLD_MAX}")
+        cr: Any = c.get("crystals")
+        need(isinstance(cr, list) and len(cr) == 3,
+             f"{key}.crystals must be 3 lists [white, pink, red]")
+        for k, x in enumerate(cr):
+            ints(x, f"{key}.crystals[{k}]", [(0, CRYSTALS_MAX)] * 3,
+                 f"[white, pink, red], each an integer from 0 to {CRYSTALS_MAX}")
 
 
-def _parse_fx(name: str, text: Any) -> tuple[int, int]:
+def _parse_fx(name: str, text: Any, where: str = "data") -> tuple[int, int]:
     ok = isinstance(text, str)
-    kind, _, val = (text if ok else "").partition(":")
-    ok = ok and kind in BOSS_FX_NAMES and (kind == "none" or val.isdigit())
-    _need(ok, f"data: bosses.{name}.d20: '{text}' must be none, fear:N, petrify:N, heal:N "
-          "or haste:N")
+    kind, sep, val = (text if ok else "").partition(":")
+    if ok and kind == "none":
+        ok = sep == ""
+    else:
+        ok = ok and kind in FX_MAX and _number_upto(val, FX_MAX[kind])
+    _need(ok, f"{where}: bosses.{name}.d20: {text!r} is not allowed; expected none, "
+          f"fear:N or petrify:N (N 0 to {MAX_SITES} towers), heal:N (0 to {TOUGH_MAX}) or "
+          f"haste:N (0 to {MAX_PATH} squares)")
     return BOSS_FX_NAMES.index(kind), int(val) if val else 0
 
 
@@ -299,11 +409,12 @@ def compile_data(data: dict[str, Any], map_name: str) -> dict[str, Any]:
 
 
 def parse_draw_modifier(text: str) -> list[int]:
-    """``"2,2,4,4,6"`` -> five non-negative ints (TB-079..084)."""
+    """``"2,2,4,4,6"`` -> five ints from 0 to ``DRAW_MOD_MAX`` (TB-079..084), ASCII digits."""
     parts = [p.strip() for p in str(text).split(",")]
-    ok = len(parts) == N_BATTLES and all(p.isdigit() for p in parts)
+    ok = len(parts) == N_BATTLES and all(_number_upto(p, DRAW_MOD_MAX) for p in parts)
     _need(ok, f"setting 'draw_modifier': {text!r} is not allowed; expected five "
-          "comma-separated integers >= 0, one per Battle (rulebook reading: 2,2,4,4,6)")
+          f"comma-separated integers from 0 to {DRAW_MOD_MAX}, one per Battle (rulebook "
+          "reading: 2,2,4,4,6)")
     return [int(p) for p in parts]
 
 
