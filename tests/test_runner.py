@@ -430,6 +430,18 @@ def test_compare_paired_when_seeds_match(tmp_path):
     assert "paired" in str(paired)
 
 
+def test_compare_pairs_the_common_prefix_of_two_lengths_on_one_seed():
+    long = simlib.run("toy", games=N, seed=5, progress=False)
+    short = simlib.run("toy", preset="easy", games=N // 4, seed=5, progress=False)
+    got = simlib.compare(long, short)
+    assert got.paired and got.n_a == got.n_b == N // 4
+    head = long.df["win"].iloc[: N // 4].to_numpy()
+    want = simlib.core.stats.compare_paired(head, short.df["win"].to_numpy())
+    assert got.to_dict() == want.to_dict()
+    other_seed = simlib.run("toy", preset="easy", games=N // 4, seed=6, progress=False)
+    assert not simlib.compare(long, other_seed).paired
+
+
 # --- bad input ------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("kwargs", "fragment"),
@@ -674,3 +686,12 @@ def test_cold_cache_detection_and_the_compiling_line(tmp_path, monkeypatch, caps
     monkeypatch.delenv("SIMLIB_PROGRESS")
     runner._say_compiling(game, None)  # warm now
     assert capsys.readouterr().err == ""
+
+
+def test_results_show_themselves_in_a_notebook(reference):
+    shown = reference._repr_html_()
+    assert shown.startswith("<div><p><code>Results(toy, ")
+    assert "<table" in shown and "win rate" in shown and f"{len(reference.df):,}" in shown
+    sw = simlib.sweep("toy", "p", [0.3, 0.6], games=200, seed=3, progress=False)
+    many = sw._repr_html_()
+    assert many.count("</tr>") == 3  # the header and one row per value

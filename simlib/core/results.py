@@ -607,6 +607,22 @@ class Results:
                 text += f" ({m['cells_present']} of {m['cells_total']} cells started)"
         return text + ")"
 
+    def _repr_html_(self) -> str:
+        """A notebook's view: what the results are, then their summary table.
+
+        Combined results are summarised by the columns that vary.
+        """
+        import html
+
+        from simlib.report import tables
+
+        by = [c for c in self.meta.get("varying") or [] if c in self.df.columns] or None
+        shown = tables.format_table(self.summary(by=by))
+        return (
+            f"<div><p><code>{html.escape(repr(self))}</code></p>"
+            f"{shown.to_html(index=False, border=0)}</div>"
+        )
+
     # --- disk ---------------------------------------------------------------------------
     def save(self, path: str | os.PathLike, *, overwrite: bool = False) -> Path:
         """Write ``results.parquet`` and ``results.json`` into folder ``path`` (created).

@@ -1549,10 +1549,11 @@ def compare(
     """Compare win rates: two runs, or one baseline against several runs or cells.
 
     ``a`` and each other argument are :class:`Results` or folders :meth:`Results.load`
-    reads. When two runs were played with the same seed over the same game indices, game
-    ``i`` saw the same random stream in both, so the comparison is paired (exact McNemar
-    test on the discordant games), which is much narrower; otherwise it is unpaired (two
-    independent proportions).
+    reads. When two runs were played with the same seed, game ``i`` saw the same random
+    stream in both, so the comparison is paired (exact McNemar test on the discordant
+    games), which is much narrower: on all games when both played the same ones, else on
+    the games both played (a 20,000- and a 5,000-game run of one seed: the first 5,000;
+    ``n`` says how many). Otherwise it is unpaired (two independent proportions).
 
     A sweep, an experiment or any combined results is never pooled into one rate: each
     of its cells is compared on its own. With more than one comparison the result is a
@@ -1628,6 +1629,12 @@ def _compare_two(ra: Results, rb: Results, confidence: float):
     wins_b = rb.df["win"].to_numpy(dtype=bool)
     if is_paired(ra, rb):
         return stats.compare_paired(wins_a, wins_b, confidence=confidence)
+    common = common_games(ra, rb)
+    if common is not None:
+        # same seed, different game counts: the games both played saw the same random
+        # stream; a paired test on them is far narrower than an unpaired one on all
+        ia, ib = common
+        return stats.compare_paired(wins_a[ia], wins_b[ib], confidence=confidence)
     return stats.compare_unpaired(
         int(wins_a.sum()), len(wins_a), int(wins_b.sum()), len(wins_b), confidence=confidence
     )
@@ -1733,6 +1740,23 @@ class Comparisons:
 
     def __repr__(self) -> str:
         return f"Comparisons({len(self)} runs against {self.baseline})"
+
+
+def common_games(a: Results, b: Results) -> tuple[np.ndarray, np.ndarray] | None:
+    """Row positions of the games ``a`` and ``b`` both played, when they share a seed.
+
+    ``None`` when the seeds differ (or are unknown), a run repeats a game index, or no game
+    is common. Two runs of one seed and different lengths share their common prefix.
+    """
+    seed_a, seed_b = a.meta.get("seed"), b.meta.get("seed")
+    if seed_a is None or seed_a != seed_b:
+        return None
+    ia = a.df["game_index"].to_numpy()
+    ib = b.df["game_index"].to_numpy()
+    if len(np.unique(ia)) != len(ia) or len(np.unique(ib)) != len(ib):
+        return None
+    _, pos_a, pos_b = np.intersect1d(ia, ib, assume_unique=True, return_indices=True)
+    return (pos_a, pos_b) if len(pos_a) else None
 
 
 def is_paired(a: Results, b: Results) -> bool:
