@@ -23,6 +23,24 @@ doubled coordinates (corners and the half-block line are integers), walks each s
 segment through the squares it passes inside (exact integer arithmetic), and checks the
 seams for segments along a grid line.
 
+Inside a house (TR-243, TR-245, TR-246)
+---------------------------------------
+"You cannot attack enemies through walls or doors. Enemies cannot enter buildings and
+cannot attack through walls or doors." A piece on a house square (``FEAT.HOUSE``, see
+:func:`inside_house_nb`) is inside the building, behind its walls and doors, and its own
+square's exemption does not let it look out: a square inside a house and a square outside
+every house never see each other, whatever the geometry. So no enemy sees (nor, since every
+enemy attack needs sight, attacks) a character inside, and a character inside attacks no
+enemy outside, with any weapon (:func:`sees_nb` with ``houses_only``); it may still move,
+dig, chop, craft and build from there. Two squares both under houses (no enemy ever stands
+in one, TR-244) see each other by the geometry alone.
+
+Weapons without the line-of-sight icon (TR-269, TR-243)
+------------------------------------------------------
+They hit enemies in range "even if your character can't see the enemy", but still not
+"through walls or doors": ``sees_nb(..., houses_only=True)`` is the same test with the
+houses as the only blocking regions (blocks do not stop such a weapon, a house does).
+
 Range (TR-260..264, TR-333, TR-124)
 ----------------------------------
 :func:`reach_nb` gives the bit set of ranges that reach from one square to another:
@@ -42,6 +60,7 @@ from simlib.games.terraria.state import FEAT, SQ, TP, P, on_table_nb
 __all__ = [
     "R",
     "blocker_nb",
+    "inside_house_nb",
     "segment_clear_nb",
     "sees_nb",
     "sight_epoch_nb",
@@ -61,12 +80,19 @@ class Ranges(NamedTuple):
 R = Ranges()
 
 
+@njit(refcount=False, llvm_inline=True)
+def inside_house_nb(grid, tiles, r, c):
+    """True when square (r, c) is inside a house: under a house tile on the table. Read only."""
+    return on_table_nb(grid, tiles, r, c) and grid[P.FEAT, r, c] & FEAT.HOUSE != 0
+
+
 @njit(refcount=False)
-def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
+def blocker_nb(grid, tiles, r, c, ar, ac, br, bc, houses_only=False):
     """Blocking region of square (r, c): 0 none, 1 the lower half, 2 the whole square.
 
     Squares (ar, ac) and (br, bc) are the two pieces' own squares and never block; squares
-    outside the world or on undiscovered tiles never block. Read only.
+    outside the world or on undiscovered tiles never block. With ``houses_only`` only
+    house squares block (a weapon without the line-of-sight icon). Read only.
     """
     if (r == ar and c == ac) or (r == br and c == bc):
         return 0
@@ -74,6 +100,8 @@ def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
         return 0
     if grid[P.FEAT, r, c] & FEAT.HOUSE:
         return 2
+    if houses_only:
+        return 0
     s = grid[P.SQ, r, c]
     if s == SQ.BLOCK:
         return 2
@@ -83,12 +111,13 @@ def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
 
 
 @njit(refcount=False, llvm_inline=True)
-def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
+def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only=False):
     """True when the segment between two corners passes inside no blocking region.
 
     Corners (x0, y0), (x1, y1) are in doubled coordinates (the top left corner of square
     (r, c) is (2c, 2r)); the blocking regions are :func:`blocker_nb`'s with own squares
-    (ar, ac), (br, bc), and the segment must have no point inside their union. Read only.
+    (ar, ac), (br, bc) (and ``houses_only``), and the segment must have no point inside
+    their union. Read only.
 
     A slanted segment is walked column by column: over the open strip of column c it runs
     through the open heights (ya, yb), kept exactly as fractions over ``d = |x1 - x0|``, and
@@ -108,7 +137,7 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
             lo = min(na, nz)
             hi = max(na, nz)
             for r in range(lo // (2 * d), -((-hi) // (2 * d))):
-                b = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
+                b = blocker_nb(grid, tiles, r, c, ar, ac, br, bc, houses_only)
                 if b == 2:
                     return False
                 if b == 1 and lo < (2 * r + 2) * d and (2 * r + 1) * d < hi:
@@ -122,8 +151,8 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
         # along the vertical grid line x0: blocked where regions on both sides overlap
         c = x0 // 2
         for r in range(rmin, rmax + 1):
-            bl = blocker_nb(grid, tiles, r, c - 1, ar, ac, br, bc)
-            rt = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
+            bl = blocker_nb(grid, tiles, r, c - 1, ar, ac, br, bc, houses_only)
+            rt = blocker_nb(grid, tiles, r, c, ar, ac, br, bc, houses_only)
             if bl != 0 and rt != 0:
                 return False  # both regions cover at least the lower half of row r
     elif y0 == y1 and x0 != x1:
@@ -131,23 +160,30 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
         # the one below must fill its whole square to reach this line
         r = y0 // 2
         for c in range(cmin, cmax + 1):
-            up = blocker_nb(grid, tiles, r - 1, c, ar, ac, br, bc)
-            down = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
+            up = blocker_nb(grid, tiles, r - 1, c, ar, ac, br, bc, houses_only)
+            down = blocker_nb(grid, tiles, r, c, ar, ac, br, bc, houses_only)
             if up != 0 and down == 2:
                 return False
     return True
 
 
 @njit(refcount=False)
-def sees_nb(grid, tiles, ar, ac, br, bc):
-    """True when square (ar, ac) sees square (br, bc) (TR-266; symmetric, TR-267). Read only."""
+def sees_nb(grid, tiles, ar, ac, br, bc, houses_only=False):
+    """True when square (ar, ac) sees square (br, bc) (TR-266; symmetric, TR-267). Read only.
+
+    A square inside a house and one outside never see each other (TR-243, TR-245). With
+    ``houses_only`` the houses are the only blocking regions: may a weapon without the
+    line-of-sight icon hit from (ar, ac) at (br, bc) (TR-269, TR-243)?
+    """
+    if inside_house_nb(grid, tiles, ar, ac) != inside_house_nb(grid, tiles, br, bc):
+        return False  # walls and doors between them (TR-243, TR-245)
     for i in range(4):
         x0 = 2 * (ac + i % 2)
         y0 = 2 * (ar + i // 2)
         for j in range(4):
             x1 = 2 * (bc + j % 2)
             y1 = 2 * (br + j // 2)
-            if segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
+            if segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only):
                 return True
     return False
 
