@@ -696,8 +696,7 @@ def test_adjacent_squares_always_see_each_other_so_every_short_neighbour_joins()
     g = certain(Game(rows, top=2, left=42))
     g.character(0, 1, 2)
     g.enemy(E0, EYE, 0, 1)  # diagonal, past the corner of a block: still in sight
-    g.st.grid[P.FEAT, 3, 42] |= FEAT.HOUSE
-    g.st.grid[P.FEAT, 2, 43] |= FEAT.HOUSE  # a house around the shared corner
+    g.st.grid[P.FEAT, 2, 44] |= FEAT.HOUSE  # a house and a block around the shared corner
     assert sees_nb(g.st.grid, g.st.tiles, 2, 43, 3, 44)
     w = check_attacks(g)
     assert w["duels"][0] == 1 and w["taken"][0] == 1
@@ -711,6 +710,18 @@ def test_houses_block_enemy_attacks():  # TR-245, TR-246
         for i in wall:  # a house square between them, or a house wall up to the sky
             g.st.grid[P.FEAT, i, 45] |= FEAT.HOUSE
         assert foes.enemy_attacks_nb(g.st, g.tab, False, False) == hit
+
+
+def test_no_enemy_attacks_a_character_inside_a_house():  # TR-245, TR-243
+    for house in (False, True):
+        g = certain(surface(["." * 8, "." * 8, "." * 8, "#" * 8]))
+        g.character(0, 2, 3)
+        g.enemy(E0, EYE, 2, 4)  # beside it: short range, through the door
+        g.enemy(E0 + 1, ARCHER, 2, 6)  # farther along the ground: long range
+        if house:  # one square tall, two wide: the character is inside
+            g.st.grid[P.FEAT, 2, 44:46] |= FEAT.HOUSE | FEAT.PLATFORM
+        w = check_attacks(g)
+        assert w["duels"][0] == (0 if house else 2)
 
 
 def test_crystals_and_stars_never_attack():  # TR-307

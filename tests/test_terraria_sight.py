@@ -25,20 +25,21 @@ EPS = Fraction(1, 10**9)
 
 
 # --- plain-Python reference -------------------------------------------------------------------
-def ref_covered(grid, tiles, x, y, own, houses_only=False):
-    """Is the point (x, y) (square units, not on a grid line) inside a blocking region?"""
+def ref_covered(grid, tiles, x, y, own):
+    """What blocks the point (x, y) (square units, not on a grid line): "house", "block"
+    (a full block or a half block's lower half) or None."""
     r, c = int(y // 1), int(x // 1)
     if not (0 <= r < ROWS and 0 <= c < COLS) or (r, c) in own:
-        return False
+        return None
     if not tiles[TP.KNOWN, r // H, c // W]:
-        return False
+        return None
     if grid[P.FEAT, r, c] & FEAT.HOUSE:
-        return True
-    if houses_only:
-        return False
+        return "house"
     if grid[P.SQ, r, c] == SQ.BLOCK:
-        return True
-    return bool(grid[P.SQ, r, c] == SQ.HALF and y - r > Fraction(1, 2))
+        return "block"
+    if grid[P.SQ, r, c] == SQ.HALF and y - r > Fraction(1, 2):
+        return "block"
+    return None
 
 
 def ref_inside(grid, tiles, sq):
@@ -61,11 +62,13 @@ def ref_segment_clear(grid, tiles, p, q, own, houses_only=False):
     for t0, t1 in zip(ts[:-1], ts[1:], strict=True):
         t = (t0 + t1) / 2
         x, y = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
-        if all(
-            ref_covered(grid, tiles, x + sx * EPS, y + sy * EPS, own, houses_only)
+        near = [
+            ref_covered(grid, tiles, x + sx * EPS, y + sy * EPS, own)
             for sx in (-1, 1)
             for sy in (-1, 1)
-        ):
+        ]
+        # inside the union; with houses_only, at a house (inside one or on its seam)
+        if None not in near and (not houses_only or "house" in near):
             return False
     return True
 
@@ -145,10 +148,14 @@ def test_only_houses_stop_a_weapon_without_the_sight_icon():  # TR-269, TR-243
     assert not sight.sees_nb(grid, tiles, *a, *b)
     assert sight.sees_nb(grid, tiles, *a, *b, True)  # blocks do not stop it
     assert ref_sees(grid, tiles, a, b, True)
-    grid[P.SQ, TOP - 1 : TOP + 3, LEFT + 2] = SQ.AIR
-    grid[P.FEAT, TOP - 1 : TOP + 3, LEFT + 2] |= FEAT.HOUSE  # a house column instead
-    assert not sight.sees_nb(grid, tiles, *a, *b, True)  # a house does
+    grid[P.SQ, TOP - 1 : TOP + 2, LEFT + 2] = SQ.AIR
+    grid[P.FEAT, TOP - 1 : TOP + 2, LEFT + 2] |= FEAT.HOUSE  # a house column instead
+    # a house does, even along the seam between its floor and the ground
+    assert not sight.sees_nb(grid, tiles, *a, *b, True)
     assert not ref_sees(grid, tiles, a, b, True)
+    grid[P.SQ, TOP + 2, LEFT + 2] = SQ.AIR  # a gap under the floor: the line along it passes
+    assert sight.sees_nb(grid, tiles, *a, *b, True)
+    assert ref_sees(grid, tiles, a, b, True)
 
 
 def test_touching_corners_does_not_block_but_a_filled_gap_does():  # TR-270

@@ -38,8 +38,10 @@ in one, TR-244) see each other by the geometry alone.
 Weapons without the line-of-sight icon (TR-269, TR-243)
 ------------------------------------------------------
 They hit enemies in range "even if your character can't see the enemy", but still not
-"through walls or doors": ``sees_nb(..., houses_only=True)`` is the same test with the
-houses as the only blocking regions (blocks do not stop such a weapon, a house does).
+"through walls or doors": ``sees_nb(..., houses_only=True)`` is the same test where a
+segment is stopped only inside a house or on the seam between a house and another blocking
+region (blocks do not stop such a weapon, a house does, and a house standing on the ground
+leaves no gap along its floor).
 
 Range (TR-260..264, TR-333, TR-124)
 ----------------------------------
@@ -79,6 +81,8 @@ class Ranges(NamedTuple):
 
 R = Ranges()
 
+HOUSE = 3  # :func:`blocker_nb`'s value for a square under a house
+
 
 @njit(refcount=False, llvm_inline=True)
 def inside_house_nb(grid, tiles, r, c):
@@ -87,21 +91,19 @@ def inside_house_nb(grid, tiles, r, c):
 
 
 @njit(refcount=False)
-def blocker_nb(grid, tiles, r, c, ar, ac, br, bc, houses_only=False):
-    """Blocking region of square (r, c): 0 none, 1 the lower half, 2 the whole square.
+def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
+    """Blocking region of square (r, c): 0 none, 1 the lower half, 2 the whole square, 3
+    the whole square, under a house.
 
     Squares (ar, ac) and (br, bc) are the two pieces' own squares and never block; squares
-    outside the world or on undiscovered tiles never block. With ``houses_only`` only
-    house squares block (a weapon without the line-of-sight icon). Read only.
+    outside the world or on undiscovered tiles never block. Read only.
     """
     if (r == ar and c == ac) or (r == br and c == bc):
         return 0
     if not on_table_nb(grid, tiles, r, c):
         return 0
     if grid[P.FEAT, r, c] & FEAT.HOUSE:
-        return 2
-    if houses_only:
-        return 0
+        return HOUSE
     s = grid[P.SQ, r, c]
     if s == SQ.BLOCK:
         return 2
@@ -116,8 +118,10 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only=Fa
 
     Corners (x0, y0), (x1, y1) are in doubled coordinates (the top left corner of square
     (r, c) is (2c, 2r)); the blocking regions are :func:`blocker_nb`'s with own squares
-    (ar, ac), (br, bc) (and ``houses_only``), and the segment must have no point inside
-    their union. Read only.
+    (ar, ac), (br, bc), and the segment must have no point inside their union. With
+    ``houses_only`` only its points inside a house or on the seam between a house and
+    another blocking region count (a house standing on the ground leaves no gap under its
+    floor). Read only.
 
     A slanted segment is walked column by column: over the open strip of column c it runs
     through the open heights (ya, yb), kept exactly as fractions over ``d = |x1 - x0|``, and
@@ -137,10 +141,13 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only=Fa
             lo = min(na, nz)
             hi = max(na, nz)
             for r in range(lo // (2 * d), -((-hi) // (2 * d))):
-                b = blocker_nb(grid, tiles, r, c, ar, ac, br, bc, houses_only)
-                if b == 2:
+                b = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
+                if houses_only:
+                    if b == HOUSE:
+                        return False
+                elif b >= 2:
                     return False
-                if b == 1 and lo < (2 * r + 2) * d and (2 * r + 1) * d < hi:
+                elif b == 1 and lo < (2 * r + 2) * d and (2 * r + 1) * d < hi:
                     return False
         return True
     cmin = min(x0, x1) // 2
@@ -151,18 +158,18 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only=Fa
         # along the vertical grid line x0: blocked where regions on both sides overlap
         c = x0 // 2
         for r in range(rmin, rmax + 1):
-            bl = blocker_nb(grid, tiles, r, c - 1, ar, ac, br, bc, houses_only)
-            rt = blocker_nb(grid, tiles, r, c, ar, ac, br, bc, houses_only)
-            if bl != 0 and rt != 0:
+            bl = blocker_nb(grid, tiles, r, c - 1, ar, ac, br, bc)
+            rt = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
+            if bl != 0 and rt != 0 and (not houses_only or bl == HOUSE or rt == HOUSE):
                 return False  # both regions cover at least the lower half of row r
     elif y0 == y1 and x0 != x1:
         # along the horizontal grid line y0: the region above always reaches its floor;
         # the one below must fill its whole square to reach this line
         r = y0 // 2
         for c in range(cmin, cmax + 1):
-            up = blocker_nb(grid, tiles, r - 1, c, ar, ac, br, bc, houses_only)
-            down = blocker_nb(grid, tiles, r, c, ar, ac, br, bc, houses_only)
-            if up != 0 and down == 2:
+            up = blocker_nb(grid, tiles, r - 1, c, ar, ac, br, bc)
+            down = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
+            if up != 0 and down >= 2 and (not houses_only or up == HOUSE or down == HOUSE):
                 return False
     return True
 
@@ -172,8 +179,9 @@ def sees_nb(grid, tiles, ar, ac, br, bc, houses_only=False):
     """True when square (ar, ac) sees square (br, bc) (TR-266; symmetric, TR-267). Read only.
 
     A square inside a house and one outside never see each other (TR-243, TR-245). With
-    ``houses_only`` the houses are the only blocking regions: may a weapon without the
-    line-of-sight icon hit from (ar, ac) at (br, bc) (TR-269, TR-243)?
+    ``houses_only`` only the houses block (and their seams with other blocking regions):
+    may a weapon without the line-of-sight icon hit from (ar, ac) at (br, bc) (TR-269,
+    TR-243)?
     """
     if inside_house_nb(grid, tiles, ar, ac) != inside_house_nb(grid, tiles, br, bc):
         return False  # walls and doors between them (TR-243, TR-245)
