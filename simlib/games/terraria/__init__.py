@@ -313,6 +313,29 @@ SEARCH_ID = 3  # ``search.SEARCH_ID`` (not imported here: the kernels load on fi
 MAX_ROUNDS = 400  # a safety cap far past any time track's end
 
 
+def _check_start_equipment(tab, eff: dict[str, Any], data: str) -> None:
+    """Refuse a game whose starting equipment the supply cannot give every player.
+
+    Each player's three starting cards (``[start_equipment]``: the copper set, or Journey
+    Mode's iron set, TR-051, TR-432) are taken out of the equipment supply at setup, so
+    each needs at least one copy per player.
+    """
+    from simlib.games.terraria.content_tables import table_names
+    from simlib.games.terraria.layout import EQ
+
+    path = None if data in ("default", "") else data
+    names = table_names(path, path)["equipment"]
+    key = "journey" if eff["iron_tools"] else "standard"
+    for e in tab.start_equip[1 if eff["iron_tools"] else 0]:
+        copies = int(tab.equip[e, EQ.COPIES])
+        if copies < eff["players"]:
+            raise SimlibInputError(
+                f"data {data!r}: start_equipment.{key} gives each of {eff['players']} "
+                f"players a {names[e]!r} but it has {copies} copies; allowed: copies of at "
+                f"least {eff['players']}, or fewer players"
+            )
+
+
 class _SearchBot(Bot):
     """The ``search`` bot: its ``budget`` is a whole number of rollouts."""
 
@@ -380,6 +403,7 @@ class Terraria(Game):
         path = None if values["data"] in ("default", "") else values["data"]
         tab = compile_tables(path, path)
         eff = _settings.effective(values)
+        _check_start_equipment(tab, eff, values["data"])
         cfg = np.zeros(CFG.N, dtype=np.int64)
         cfg[CFG.PLAYERS] = eff["players"]
         cfg[CFG.CHAINS] = eff["chains_needed"]

@@ -328,6 +328,9 @@ def setup_nb(st, tab, cfg, seed, index):
             e = tab.start_equip[iron, s]
             ch[CH.WEAPON + s] = e
             st.owned[p, e] += 1
+            # the card comes out of the supply (``compile`` checks there are enough): a
+            # Journey player's Iron Axe is one fewer left to craft
+            st.supply[SUP.EQUIP, e] -= 1
         ch[CH.ROPES] = cfg[CFG.ROPES]  # TR-434
         cards.setup_deck_nb(st, tab, p)
     # the starting enemies: one Forest Surface day token on each of the 2 spawn squares of
