@@ -452,7 +452,7 @@ def ref_attacks(g, boss_short=False, boss_ranged=False):
         if dryad and len(pool) >= hp[p]:
             dryad = False
             high = max(high, int(randint_nb(int(tab.rules[RU.DRYAD_DIE]), rng)) + 1)
-        high += int(st.chars[p, CH.DEF])
+        high += int(st.chars[p, CH.DEF]) + (int(tab.armor[a, AR.DEF]) if a >= 0 else 0)
         hits = sum(int(randint_nb(d, rng)) + 1 >= high for d in pool)
         lost = min(hits, hp[p])
         hp[p] -= lost
@@ -878,6 +878,16 @@ def test_one_enemy_roll_follows_the_exact_duel_distribution():  # TR-001, TR-339
     g.character(0, 0, 2, armor=0, defence=1)  # d6 + d4, one defence icon
     g.enemy(E0, ARCHER, 0, 6)  # d6 + d4
     within(run_rolls(g, 6000), duel_distribution([6, 4], [6, 4], 0, 1))
+
+
+def test_a_worn_armor_sets_defence_icons_join_the_cards_icons():  # TR-286
+    # rulebook, Defence Icons: "Some action cards, armor sets and consumables will provide
+    # defence icons"; all of them go onto the one highest defence die
+    g = surface()
+    g.tab.armor[0, AR.DEF] = 2
+    g.character(0, 0, 2, armor=0, defence=1)  # d6 + d4, 1 icon in play + 2 on the set
+    g.enemy(E0, ARCHER, 0, 6)  # d6 + d4
+    within(run_rolls(g, 6000), duel_distribution([6, 4], [6, 4], 0, 3))
 
 
 def test_a_mob_roll_follows_the_exact_distribution_of_its_pool():  # TR-343, TR-346

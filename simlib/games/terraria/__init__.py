@@ -63,7 +63,9 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
 - TR-277 / TR-286 (rulings): attack icons all go onto one attack die, placed where they
   turn a miss into a hit; defence icons all go onto one defence die, the highest. Raising
   the highest defence die is the defender's best placement whatever the attacker does, so
-  the order of placement never matters (tested against brute force).
+  the order of placement never matters (tested against brute force). The icons are those
+  of the cards and consumables in play plus the worn armor set's (armor key ``def``,
+  ``AR.DEF``; none unless the data gives some; ``life.defence_icons_nb``).
 - TR-134 (open): defence icons do not modify a fall roll; it is the plain sum of the
   defence dice (the rulebook's fall text names only the dice and their total).
 - TR-130: a fall ending in a cobweb square never hurts, however far.
@@ -114,6 +116,11 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
   block, a worm inside a block). Platforms, cobwebs, lava, trees and pieces never block, nor
   do squares of undiscovered tiles (nothing is on the table there). Sight is symmetric
   (TR-267, TR-268): the engine grants it exactly, both ways.
+- TR-243..245: a square inside a house and one outside never see each other (walls and
+  doors), so no enemy sees or attacks a character inside, and a character inside attacks
+  no enemy outside with any weapon; it may still move, dig, chop, craft and build. A
+  weapon without the line-of-sight icon ignores blocks but not houses (``sight.sees_nb``
+  with ``houses_only``). Enemies ignore characters inside houses: no target, no move.
 - TR-260..264 / TR-333: short range is the 8 neighbouring squares (TR-124, across tile
   borders); medium is any non-adjacent square on the same tile or one of the 8 tiles
   around (TR-264, open); long is any non-adjacent square. The same square is reached by no

@@ -549,7 +549,7 @@ def _roll_nb(st, tab, p, leader, mask):
         d = randint_nb(tab.rules[RU.DRYAD_DIE], st.rng) + 1
         if d > high:
             high = d
-    high += st.chars[p, CH.DEF]  # all icons on the highest die (TR-286)
+    high += life.defence_icons_nb(st, tab, p)  # all icons on the highest die (TR-286)
     hits = 0
     for j in range(_natk_nb(st, tab, leader)):
         if randint_nb(_die_nb(st, tab, leader, j), st.rng) + 1 >= high:
