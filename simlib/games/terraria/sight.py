@@ -94,8 +94,9 @@ def inside_house_nb(grid, tiles, r, c):
 def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
     """Blocking region of square (r, c): 0 none, 1 lower half, 2 whole square, 3 a house.
 
-    ``HOUSE`` (3) fills the whole square as 2 does. Squares (ar, ac) and (br, bc) are the two pieces' own squares and never block; squares
-    outside the world or on undiscovered tiles never block. Read only.
+    ``HOUSE`` (3) fills the whole square as 2 does. Squares (ar, ac) and (br, bc) are the
+    two pieces' own squares and never block; squares outside the world or on undiscovered
+    tiles never block. Read only.
     """
     if (r == ar and c == ac) or (r == br and c == bc):
         return 0
