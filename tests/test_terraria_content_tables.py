@@ -310,6 +310,8 @@ def test_armor(tab, names):
     assert (ar[:, AR.HP] > 0).any() and (ar[:, AR.ATK] > 0).any() and (ar[:, AR.DRAW] > 0).any()
     assert ar[a["jungle"], AR.IMMUNE] == 1 << DEBUFF.POISONED
     assert ar[a["molten"], AR.IMMUNE] == 1 << DEBUFF.ON_FIRE
+    # defence icons on a set (rulebook, Defence Icons): the key ``def``, none unless given
+    assert (ar[:, AR.DEF] >= 0).all()
     # TR-215 / TR-012: character dice
     for row in ar:
         assert 1 <= row[AR.NDEF] <= DICE
@@ -685,6 +687,10 @@ BAD = [
         r"armor\.x\.immune: 'sleepy' is not allowed",
     ),
     (
+        "[armor.x]\nname='X'\ndefense=[6]\ncraftable=false\ndef=21\n",
+        r"armor\.x\.def must be from 0 to 20",
+    ),
+    (
         "[characters.x]\nname='X'\nhand=4\ndefense=[10]\nhealth=5\nmana=2\n",
         r"characters\.x\.defense: a d10 is not allowed",
     ),
@@ -887,6 +893,19 @@ def test_designer_objectives_and_world_from_separate_files(tmp_path, tab):
     t3 = compile_tables(f, world=g)
     assert t3.objectives[0, OB.AMOUNT] == 5
     assert t3.tpl.shape == tab.tpl.shape and not np.array_equal(t3.tpl, tab.tpl)
+
+
+def test_an_armor_sets_defence_icons_are_read_and_default_to_none(tmp_path):  # TR-286
+    import simlib.games.terraria as pkg
+
+    default = (Path(pkg.__file__).parent / "data" / "armor.toml").read_text(encoding="utf-8")
+    extra = "\n[armor.spiked]\nname='Spiked'\ndefense=[6]\ncraftable=false\ndef=2\n"
+    f = _write(tmp_path, default + extra)
+    tab = compile_tables(f)
+    a = {n: i for i, n in enumerate(table_names(f)["armor"])}
+    assert tab.armor[a["spiked"], AR.DEF] == 2
+    plain = [i for n, i in a.items() if n != "spiked" and "def" not in load_tables(f)["armor"][n]]
+    assert plain and (tab.armor[plain, AR.DEF] == 0).all()  # no key: no icons
 
 
 def test_the_refusal_check_can_fail(tmp_path):

@@ -174,8 +174,27 @@ def test_a_tie_between_characters_goes_to_the_lowest_index():  # TR-322
     assert b.put(0, FLY, 0, 5)
     assert b.put(1, CH, 0, 2)
     assert b.put(2, CH, 0, 8)
-    assert en.nearest_character_nb(b.pieces, 0) == 1
+    assert en.nearest_character_nb(b.grid, b.tiles, b.pieces, 0) == 1
     assert b.move(0, 3) == 2 and b.where(0) == (0, 3)
+
+
+def test_a_character_inside_a_house_is_no_enemys_target():  # TR-244, TR-245
+    b = Board(["............", GROUND])
+    assert b.put(0, FLY, 0, 5)
+    assert b.put(1, CH, 0, 4)  # beside the enemy, but it goes into a house
+    assert b.put(2, CH, 0, 10)
+    b.grid[P.FEAT, TOP, LEFT + 3 : LEFT + 5] |= FEAT.HOUSE
+    assert en.nearest_character_nb(b.grid, b.tiles, b.pieces, 0) == 2
+    assert b.move(0, 3) == 3 and b.where(0) == (0, 8)  # off after the one outside
+    b.grid[P.OCC, TOP, LEFT + 10] = 0  # character 2 leaves the world
+    b.pieces[2, PC.KIND] = 0
+    assert en.nearest_character_nb(b.grid, b.tiles, b.pieces, 0) == -1
+    # the one left is hidden: it draws no move (neither sight nor its tile, TR-319)
+    assert en.moves_allowed_nb(b.grid, b.tiles, b.pieces, 0, 4, no_memo(), 0) == 0
+    assert b.move(0, 3) == 0 and b.where(0) == (0, 8)
+    b.grid[P.FEAT, TOP, LEFT + 3 : LEFT + 5] = 0  # without the house it comes back
+    assert en.nearest_character_nb(b.grid, b.tiles, b.pieces, 0) == 1
+    assert b.move(0, 3) == 3 and b.where(0) == (0, 5)
 
 
 def test_enemies_never_enter_a_house():  # TR-244
@@ -249,7 +268,15 @@ def test_plan_and_move_match_the_reference(cells, kind, spots, steps):  # TR-323
     assume(b.put(0, kind, *spots[0]))
     assume(b.put(1, CH, *spots[1]))
     assume(b.put(2, CH, *spots[2]))
-    target = en.nearest_character_nb(b.pieces, 0)
+    target = en.nearest_character_nb(b.grid, b.tiles, b.pieces, 0)
+    outside = [k for k in (1, 2) if not b.grid[P.FEAT, b.pieces[k, PC.ROW], b.pieces[k, PC.COL]]
+               & FEAT.HOUSE]  # TR-244, TR-245: characters inside houses are no targets
+    near = {k: max(abs(int(b.pieces[k, PC.ROW]) - int(b.pieces[0, PC.ROW])),
+                   abs(int(b.pieces[k, PC.COL]) - int(b.pieces[0, PC.COL]))) for k in outside}
+    assert target == (min(outside, key=lambda k: (near[k], k)) if outside else -1)
+    if target < 0:
+        assert b.move(0, steps) == 0
+        return
     want = ref_plan(b, 0, target, steps)
     got = b.plan(0, target, steps)
     assert (got[0], got[1], got[2]) == want

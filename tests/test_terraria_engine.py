@@ -133,6 +133,37 @@ def test_journey_mode_setup():  # TR-430..434
         assert ch[CH.ROPES] == 2
 
 
+@pytest.mark.parametrize("mode", ["standard", "journey"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_starting_equipment_comes_out_of_the_supply(mode, players):  # TR-432, TR-051
+    # Journey's Iron Shortsword, Axe and Pickaxe are the supply's cards (4 copies each in the
+    # default data), not new ones: what the players hold is one fewer to craft each
+    st, tab, cfg = new_game(mode=mode, players=players)
+    start = tab.start_equip[1 if mode == "journey" else 0]
+    for e in start:
+        assert int(st.owned[:players, e].sum()) == players
+        assert st.supply[SUP.EQUIP, e] == tab.equip[e, EQ.COPIES] - players
+    others = [e for e in range(tab.equip.shape[0]) if e not in set(start.tolist())]
+    np.testing.assert_array_equal(st.supply[SUP.EQUIP, others], tab.equip[others, EQ.COPIES])
+    if mode == "journey":  # with all 4 iron sets out, no player can craft an Iron Axe
+        axe = ident("equipment", "iron_axe")
+        assert (st.supply[SUP.EQUIP, axe] == 0) == (players == 4)
+
+
+def test_a_supply_too_small_for_the_starting_equipment_is_refused():  # TR-432
+    from simlib.errors import SimlibInputError
+    from simlib.games.terraria import _check_start_equipment, settings
+
+    tab, _ = GAME.compile(GAME.resolve(None, {"mode": "journey"}))  # a fresh copy
+    eff = settings.effective(GAME.resolve(None, {"mode": "journey", "players": 4}))
+    _check_start_equipment(tab, eff, "default")  # 4 copies each: enough
+    tab.equip[ident("equipment", "iron_axe"), EQ.COPIES] = 3
+    with pytest.raises(SimlibInputError, match=r"start_equipment\.journey .*'iron_axe' .*3 copies"):
+        _check_start_equipment(tab, eff, "default")
+    eff = settings.effective(GAME.resolve(None, {"mode": "journey", "players": 3}))
+    _check_start_equipment(tab, eff, "default")
+
+
 def test_sundial_and_horseshoe():  # TR-436, TR-437
     st, _, _ = new_game(mode="enchanted_sundial")
     assert st.g[G.TOKENS] == 5 and st.g[G.FALL_DAMAGE] == 1

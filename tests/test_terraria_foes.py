@@ -452,7 +452,7 @@ def ref_attacks(g, boss_short=False, boss_ranged=False):
         if dryad and len(pool) >= hp[p]:
             dryad = False
             high = max(high, int(randint_nb(int(tab.rules[RU.DRYAD_DIE]), rng)) + 1)
-        high += int(st.chars[p, CH.DEF])
+        high += int(st.chars[p, CH.DEF]) + (int(tab.armor[a, AR.DEF]) if a >= 0 else 0)
         hits = sum(int(randint_nb(d, rng)) + 1 >= high for d in pool)
         lost = min(hits, hp[p])
         hp[p] -= lost
@@ -696,8 +696,7 @@ def test_adjacent_squares_always_see_each_other_so_every_short_neighbour_joins()
     g = certain(Game(rows, top=2, left=42))
     g.character(0, 1, 2)
     g.enemy(E0, EYE, 0, 1)  # diagonal, past the corner of a block: still in sight
-    g.st.grid[P.FEAT, 3, 42] |= FEAT.HOUSE
-    g.st.grid[P.FEAT, 2, 43] |= FEAT.HOUSE  # a house around the shared corner
+    g.st.grid[P.FEAT, 2, 44] |= FEAT.HOUSE  # a house and a block around the shared corner
     assert sees_nb(g.st.grid, g.st.tiles, 2, 43, 3, 44)
     w = check_attacks(g)
     assert w["duels"][0] == 1 and w["taken"][0] == 1
@@ -711,6 +710,18 @@ def test_houses_block_enemy_attacks():  # TR-245, TR-246
         for i in wall:  # a house square between them, or a house wall up to the sky
             g.st.grid[P.FEAT, i, 45] |= FEAT.HOUSE
         assert foes.enemy_attacks_nb(g.st, g.tab, False, False) == hit
+
+
+def test_no_enemy_attacks_a_character_inside_a_house():  # TR-245, TR-243
+    for house in (False, True):
+        g = certain(surface(["." * 8, "." * 8, "." * 8, "#" * 8]))
+        g.character(0, 2, 3)
+        g.enemy(E0, EYE, 2, 4)  # beside it: short range, through the door
+        g.enemy(E0 + 1, ARCHER, 2, 6)  # farther along the ground: long range
+        if house:  # one square tall, two wide: the character is inside
+            g.st.grid[P.FEAT, 2, 44:46] |= FEAT.HOUSE | FEAT.PLATFORM
+        w = check_attacks(g)
+        assert w["duels"][0] == (0 if house else 2)
 
 
 def test_crystals_and_stars_never_attack():  # TR-307
@@ -867,6 +878,16 @@ def test_one_enemy_roll_follows_the_exact_duel_distribution():  # TR-001, TR-339
     g.character(0, 0, 2, armor=0, defence=1)  # d6 + d4, one defence icon
     g.enemy(E0, ARCHER, 0, 6)  # d6 + d4
     within(run_rolls(g, 6000), duel_distribution([6, 4], [6, 4], 0, 1))
+
+
+def test_a_worn_armor_sets_defence_icons_join_the_cards_icons():  # TR-286
+    # rulebook, Defence Icons: "Some action cards, armor sets and consumables will provide
+    # defence icons"; all of them go onto the one highest defence die
+    g = surface()
+    g.tab.armor[0, AR.DEF] = 2
+    g.character(0, 0, 2, armor=0, defence=1)  # d6 + d4, 1 icon in play + 2 on the set
+    g.enemy(E0, ARCHER, 0, 6)  # d6 + d4
+    within(run_rolls(g, 6000), duel_distribution([6, 4], [6, 4], 0, 3))
 
 
 def test_a_mob_roll_follows_the_exact_distribution_of_its_pool():  # TR-343, TR-346

@@ -458,6 +458,33 @@ def test_line_of_sight_weapons_need_to_see_the_target(weapon):
     np.testing.assert_array_equal(st.rng, after)
 
 
+@pytest.mark.parametrize("weapon", [BOW, BOOMERANG], ids=["bow", "boomerang"])
+@pytest.mark.parametrize("where", ["across", "inside"])
+def test_no_weapon_attacks_through_a_house(weapon, where):
+    # TR-243 ("You cannot attack enemies through walls or doors"), with or without the
+    # line-of-sight icon (TR-269): not across a house, not from inside one
+    g = arena()
+    st = g.st
+    g.character(0, 1, 0)
+    g.enemy(E0, BRUTE, 1, 4)  # same tile, not adjacent: medium range, in sight
+    st.chars[0, CH.WEAPON] = weapon
+    st.chars[0, CH.AP] = 3
+    want, after = ref_duel(st.rng, (6,), (8,), 0)
+    assert engine.attack_action_nb(st, g.tab, 0, E0) == want  # in the open: it attacks
+    np.testing.assert_array_equal(st.rng, after)
+    col = 44 if where == "across" else 42  # a house column up to the sky between, or
+    st.grid[P.FEAT, 0:2, col] |= FEAT.HOUSE | FEAT.PLATFORM  # over the character
+    engine.sight_changed_nb(st)
+    assert not engine.can_attack_nb(st, g.tab, 0, E0)
+    rng = st.rng.copy()
+    assert engine.attack_action_nb(st, g.tab, 0, E0) == -1
+    assert st.chars[0, CH.AP] == 2 and st.chars[0, CH.DUELS] == 1
+    np.testing.assert_array_equal(st.rng, rng)  # nothing rolled
+    st.grid[P.FEAT, 0:2, col] = 0
+    engine.sight_changed_nb(st)
+    assert engine.can_attack_nb(st, g.tab, 0, E0)  # the house alone stood in the way
+
+
 # --- respawn ----------------------------------------------------------------------------------
 def test_a_respawned_character_draws_a_new_hand_and_plays():  # TR-301
     tab, cfg = GAME.compile(GAME.resolve("medium", {"players": 2}))

@@ -26,18 +26,29 @@ EPS = Fraction(1, 10**9)
 
 # --- plain-Python reference -------------------------------------------------------------------
 def ref_covered(grid, tiles, x, y, own):
-    """Is the point (x, y) (square units, not on a grid line) inside a blocking region?"""
+    """What blocks the point (x, y) (square units, not on a grid line): "house", "block"
+    (a full block or a half block's lower half) or None."""
     r, c = int(y // 1), int(x // 1)
     if not (0 <= r < ROWS and 0 <= c < COLS) or (r, c) in own:
-        return False
+        return None
     if not tiles[TP.KNOWN, r // H, c // W]:
-        return False
-    if grid[P.FEAT, r, c] & FEAT.HOUSE or grid[P.SQ, r, c] == SQ.BLOCK:
-        return True
-    return bool(grid[P.SQ, r, c] == SQ.HALF and y - r > Fraction(1, 2))
+        return None
+    if grid[P.FEAT, r, c] & FEAT.HOUSE:
+        return "house"
+    if grid[P.SQ, r, c] == SQ.BLOCK:
+        return "block"
+    if grid[P.SQ, r, c] == SQ.HALF and y - r > Fraction(1, 2):
+        return "block"
+    return None
 
 
-def ref_segment_clear(grid, tiles, p, q, own):
+def ref_inside(grid, tiles, sq):
+    """Is square ``sq`` under a house on a discovered tile (inside a building)?"""
+    r, c = sq
+    return bool(tiles[TP.KNOWN, r // H, c // W] and grid[P.FEAT, r, c] & FEAT.HOUSE)
+
+
+def ref_segment_clear(grid, tiles, p, q, own, houses_only=False):
     (x0, y0), (x1, y1) = (Fraction(v) for v in p), (Fraction(v) for v in q)
     cuts = {Fraction(0), Fraction(1)}
     for a, b in ((x0, x1), (y0, y1)):
@@ -51,20 +62,24 @@ def ref_segment_clear(grid, tiles, p, q, own):
     for t0, t1 in zip(ts[:-1], ts[1:], strict=True):
         t = (t0 + t1) / 2
         x, y = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
-        if all(
+        near = [
             ref_covered(grid, tiles, x + sx * EPS, y + sy * EPS, own)
             for sx in (-1, 1)
             for sy in (-1, 1)
-        ):
+        ]
+        # inside the union; with houses_only, at a house (inside one or on its seam)
+        if None not in near and (not houses_only or "house" in near):
             return False
     return True
 
 
-def ref_sees(grid, tiles, a, b):
+def ref_sees(grid, tiles, a, b, houses_only=False):
+    if ref_inside(grid, tiles, a) != ref_inside(grid, tiles, b):
+        return False  # walls and doors between inside and outside (TR-243, TR-245)
     own = {a, b}
     ca = [(a[1] + i, a[0] + j) for i in (0, 1) for j in (0, 1)]
     cb = [(b[1] + i, b[0] + j) for i in (0, 1) for j in (0, 1)]
-    return any(ref_segment_clear(grid, tiles, p, q, own) for p in ca for q in cb)
+    return any(ref_segment_clear(grid, tiles, p, q, own, houses_only) for p in ca for q in cb)
 
 
 def ref_reach(a, b):
@@ -106,6 +121,41 @@ def test_a_house_hides_both_ways():  # TR-246, TR-243, TR-245
     grid[P.FEAT, TOP - 1, LEFT + 2] |= FEAT.HOUSE  # tall enough that no line passes over
     assert not sees(grid, tiles, (1, 0), (1, 5))
     assert not sees(grid, tiles, (1, 5), (1, 0))
+
+
+def test_nothing_sees_into_or_out_of_a_house():  # TR-243, TR-245, TR-246
+    grid, tiles, _ = drawn_world(["......", "......", "######"], TOP, LEFT)
+    grid[P.FEAT, TOP + 1, LEFT + 2 : LEFT + 4] |= FEAT.HOUSE  # one square tall, 2 wide
+    inside = (1, 2)
+    assert sight.inside_house_nb(grid, tiles, TOP + 1, LEFT + 2)
+    assert not sight.inside_house_nb(grid, tiles, TOP + 1, LEFT + 1)
+    # beside its door, on its roof, diagonally, farther off over the open ground: the
+    # geometry alone would see (adjacent squares always do), the walls do not
+    for out in ((1, 1), (0, 2), (0, 1), (0, 4), (1, 5), (0, 0)):
+        assert not sees(grid, tiles, inside, out), out
+        ar, ac, br, bc = TOP + 1, LEFT + 2, TOP + out[0], LEFT + out[1]
+        assert not sight.sees_nb(grid, tiles, ar, ac, br, bc, True)  # no weapon through
+        assert not ref_sees(grid, tiles, (ar, ac), (br, bc), True)
+    assert sees(grid, tiles, inside, (1, 3))  # the house's other square: geometry alone
+    grid[P.FEAT, TOP + 1, LEFT + 2 : LEFT + 4] = 0
+    assert sees(grid, tiles, inside, (1, 1)) and sees(grid, tiles, inside, (0, 4))
+
+
+def test_only_houses_stop_a_weapon_without_the_sight_icon():  # TR-269, TR-243
+    grid, tiles, _ = drawn_world(["..#...", "..#...", "######"], TOP, LEFT)
+    a, b = (TOP + 1, LEFT), (TOP + 1, LEFT + 5)
+    grid[P.SQ, TOP - 1, LEFT + 2] = SQ.BLOCK  # tall enough that no line passes over
+    assert not sight.sees_nb(grid, tiles, *a, *b)
+    assert sight.sees_nb(grid, tiles, *a, *b, True)  # blocks do not stop it
+    assert ref_sees(grid, tiles, a, b, True)
+    grid[P.SQ, TOP - 1 : TOP + 2, LEFT + 2] = SQ.AIR
+    grid[P.FEAT, TOP - 1 : TOP + 2, LEFT + 2] |= FEAT.HOUSE  # a house column instead
+    # a house does, even along the seam between its floor and the ground
+    assert not sight.sees_nb(grid, tiles, *a, *b, True)
+    assert not ref_sees(grid, tiles, a, b, True)
+    grid[P.SQ, TOP + 2, LEFT + 2] = SQ.AIR  # a gap under the floor: the line along it passes
+    assert sight.sees_nb(grid, tiles, *a, *b, True)
+    assert ref_sees(grid, tiles, a, b, True)
 
 
 def test_touching_corners_does_not_block_but_a_filled_gap_does():  # TR-270
@@ -195,6 +245,9 @@ def test_sight_matches_the_reference_on_random_worlds(cells, hidden, a, b):  # T
     got = sight.sees_nb(grid, tiles, ar, ac, br, bc)
     assert got == ref_sees(grid, tiles, (ar, ac), (br, bc))
     assert got == sight.sees_nb(grid, tiles, br, bc, ar, ac)  # TR-267, TR-268
+    through = sight.sees_nb(grid, tiles, ar, ac, br, bc, True)  # TR-269, TR-243
+    assert through == ref_sees(grid, tiles, (ar, ac), (br, bc), True)
+    assert through or not got  # houses alone block no more than houses and blocks
 
 
 @settings(max_examples=40, deadline=None)
@@ -239,6 +292,9 @@ def test_sight_matches_the_reference_on_many_seeded_windows():  # TR-266, TR-270
         br, bc = top + rng.randint(0, 7), left + rng.randint(0, 8)
         got = sight.sees_nb(grid, tiles, ar, ac, br, bc)
         assert got == ref_sees(grid, tiles, (ar, ac), (br, bc)), (it, ar, ac, br, bc)
+        if it % 4 == 1:  # a weapon without the sight icon: the houses alone (TR-269)
+            got = sight.sees_nb(grid, tiles, ar, ac, br, bc, True)
+            assert got == ref_sees(grid, tiles, (ar, ac), (br, bc), True), (it, ar, ac, br, bc)
 
 
 # --- the remembered answers (``sees_memo_nb``) ----------------------------------------------------

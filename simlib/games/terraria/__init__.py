@@ -63,7 +63,9 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
 - TR-277 / TR-286 (rulings): attack icons all go onto one attack die, placed where they
   turn a miss into a hit; defence icons all go onto one defence die, the highest. Raising
   the highest defence die is the defender's best placement whatever the attacker does, so
-  the order of placement never matters (tested against brute force).
+  the order of placement never matters (tested against brute force). The icons are those
+  of the cards and consumables in play plus the worn armor set's (armor key ``def``,
+  ``AR.DEF``; none unless the data gives some; ``life.defence_icons_nb``).
 - TR-134 (open): defence icons do not modify a fall roll; it is the plain sum of the
   defence dice (the rulebook's fall text names only the dice and their total).
 - TR-130: a fall ending in a cobweb square never hurts, however far.
@@ -114,6 +116,11 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
   block, a worm inside a block). Platforms, cobwebs, lava, trees and pieces never block, nor
   do squares of undiscovered tiles (nothing is on the table there). Sight is symmetric
   (TR-267, TR-268): the engine grants it exactly, both ways.
+- TR-243..245: a square inside a house and one outside never see each other (walls and
+  doors), so no enemy sees or attacks a character inside, and a character inside attacks
+  no enemy outside with any weapon; it may still move, dig, chop, craft and build. A
+  weapon without the line-of-sight icon ignores blocks but not houses (``sight.sees_nb``
+  with ``houses_only``). Enemies ignore characters inside houses: no target, no move.
 - TR-260..264 / TR-333: short range is the 8 neighbouring squares (TR-124, across tile
   borders); medium is any non-adjacent square on the same tile or one of the 8 tiles
   around (TR-264, open); long is any non-adjacent square. The same square is reached by no
@@ -313,6 +320,29 @@ SEARCH_ID = 3  # ``search.SEARCH_ID`` (not imported here: the kernels load on fi
 MAX_ROUNDS = 400  # a safety cap far past any time track's end
 
 
+def _check_start_equipment(tab, eff: dict[str, Any], data: str) -> None:
+    """Refuse a game whose starting equipment the supply cannot give every player.
+
+    Each player's three starting cards (``[start_equipment]``: the copper set, or Journey
+    Mode's iron set, TR-051, TR-432) are taken out of the equipment supply at setup, so
+    each needs at least one copy per player.
+    """
+    from simlib.games.terraria.content_tables import table_names
+    from simlib.games.terraria.layout import EQ
+
+    path = None if data in ("default", "") else data
+    names = table_names(path, path)["equipment"]
+    key = "journey" if eff["iron_tools"] else "standard"
+    for e in tab.start_equip[1 if eff["iron_tools"] else 0]:
+        copies = int(tab.equip[e, EQ.COPIES])
+        if copies < eff["players"]:
+            raise SimlibInputError(
+                f"data {data!r}: start_equipment.{key} gives each of {eff['players']} "
+                f"players a {names[e]!r} but it has {copies} copies; allowed: copies of at "
+                f"least {eff['players']}, or fewer players"
+            )
+
+
 class _SearchBot(Bot):
     """The ``search`` bot: its ``budget`` is a whole number of rollouts."""
 
@@ -380,6 +410,7 @@ class Terraria(Game):
         path = None if values["data"] in ("default", "") else values["data"]
         tab = compile_tables(path, path)
         eff = _settings.effective(values)
+        _check_start_equipment(tab, eff, values["data"])
         cfg = np.zeros(CFG.N, dtype=np.int64)
         cfg[CFG.PLAYERS] = eff["players"]
         cfg[CFG.CHAINS] = eff["chains_needed"]

@@ -713,7 +713,7 @@ def boss_move_nb(st, tab):
     movement = tab.bosses[b, form_col_nb(BO.MOVEMENT, st.g[G.FORM])]
     epoch = sight_epoch_nb(st.tiles, st.g[G.SIGHT])
     n = moves_allowed_nb(st.grid, st.tiles, st.pieces, k, movement, st.seen, epoch) + extra
-    target = nearest_character_nb(st.pieces, k)
+    target = nearest_character_nb(st.grid, st.tiles, st.pieces, k)
     if n <= 0 or target < 0:
         return 0
     n = min(n, st.path.shape[0])

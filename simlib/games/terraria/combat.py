@@ -156,7 +156,7 @@ def combat_table(
         A designer's data file, loaded content, or ``None`` for the illustrative defaults.
     attack_bonus, defense_bonus : int >= 0
         Attack icons the character adds to one attack die; defence icons the character
-        adds to one defence die.
+        adds to one defence die, on top of the armor set's own (its ``def`` key).
     weapons, armor, enemies : iterables of ids, optional
         Restrict the table to these entries (default: all, in data order).
 
@@ -188,7 +188,8 @@ def combat_table(
     for i, a in enumerate(a_ids):
         for j, e in enumerate(e_ids):
             p = dice.duel_distribution(
-                data["bestiary"][e]["attack"], data["armor"][a]["defense"], 0, defense_bonus
+                data["bestiary"][e]["attack"], data["armor"][a]["defense"], 0,
+                defense_bonus + int(data["armor"][a].get("def", 0)),  # the set's own icons
             )
             taken[i, j, : p.shape[0]] = p
     wounds = np.array([data["bestiary"][e]["wounds"] for e in e_ids])

@@ -124,7 +124,7 @@ _CRAFT: dict[str, type] = {
 _EXTRA: dict[str, dict[str, type]] = {
     "weapons": {**_CRAFT, "mana": int, "draw": int},
     "armor": {**_CRAFT, "hp": int, "atk": int, "draw": int, "mana": int, "immune": list,
-              "mana_regen": int},
+              "mana_regen": int, "def": int},
     "bestiary": {"copies": int, "loot": list, "voodoo": bool},
 }
 # bestiary keys that may also be a list of names (the entry's tokens lie in each section)
@@ -147,6 +147,7 @@ _BOUNDS = {
     "draw": (0, 9),
     "hp": (0, 20),
     "atk": (0, 20),
+    "def": (0, 20),
 }
 EVILS = ("any", "corruption", "crimson")
 _CHOICES["evil"] = EVILS

@@ -624,6 +624,7 @@ def _compile_armor(data, src, ids: _Ids):
         )
         row[AR.HP] = a.get("hp", 0)
         row[AR.ATK] = a.get("atk", 0)
+        row[AR.DEF] = a.get("def", 0)  # no icons unless the data gives some
         row[AR.DRAW] = a.get("draw", 0)
         row[AR.MANA] = a.get("mana", 0)
         row[AR.REGEN] = a.get("mana_regen", 0)

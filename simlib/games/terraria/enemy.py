@@ -9,6 +9,10 @@ Rulebook: The Enemy Turn (Enemy Movement). Readings (also in the package docstri
 - Toward whom (TR-322, open): the nearest character by squares (the larger of the row and
   column distances, as pieces move to any of the 8 neighbours); a tie goes to the lowest
   piece index (the players' choice, made by a fixed rule here).
+- Characters inside a house (on a house square, ``sight.inside_house_nb``) do not count
+  for enemies (TR-244, TR-245): enemies cannot enter there, see in or attack through the
+  walls, so such a character makes no enemy move and is no enemy's target; an enemy whose
+  characters are all inside stays.
 - Where it ends (TR-323): among the squares it can reach in at most its allowed number of
   steps and may end in (empty, TR-119), the one nearest that character in squares; ties go
   to the shorter straight line (squared distance between square centres), then to fewer
@@ -47,7 +51,7 @@ from simlib.games.terraria.movement import (
     step_nb,
     supported_nb,
 )
-from simlib.games.terraria.sight import sees_memo_nb
+from simlib.games.terraria.sight import inside_house_nb, sees_memo_nb
 from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, P, on_table_nb
 
 __all__ = [
@@ -135,8 +139,12 @@ def _land_nb(grid, tiles, kind, r, c):
 
 
 @njit(refcount=False)
-def nearest_character_nb(pieces, k):
-    """Index of the character nearest piece ``k`` (ties: lowest index), -1 if none."""
+def nearest_character_nb(grid, tiles, pieces, k):
+    """Index of the character nearest piece ``k`` (ties: lowest index), -1 if none.
+
+    A character inside a house (``sight.inside_house_nb``) is nobody's target: enemies
+    cannot enter it, see it or attack it there (TR-244, TR-245). Read only.
+    """
     best = -1
     bd = 1 << 30
     r = pieces[k, PC.ROW]
@@ -144,6 +152,8 @@ def nearest_character_nb(pieces, k):
     for j in range(pieces.shape[0]):
         if pieces[j, PC.KIND] != KIND.CHARACTER:
             continue
+        if inside_house_nb(grid, tiles, pieces[j, PC.ROW], pieces[j, PC.COL]):
+            continue  # TR-244, TR-245
         d = max(abs(pieces[j, PC.ROW] - r), abs(pieces[j, PC.COL] - c))
         if d < bd:
             bd = d
@@ -170,6 +180,8 @@ def moves_allowed_nb(grid, tiles, pieces, k, movement, seen, epoch):
             continue
         cr = pieces[j, PC.ROW]
         cc = pieces[j, PC.COL]
+        if inside_house_nb(grid, tiles, cr, cc):
+            continue  # hidden and out of reach behind the walls (TR-244, TR-245)
         if sees_memo_nb(seen, epoch, grid, tiles, r, c, cr, cc):
             return movement  # TR-320
         if abs(cr // h - r // h) + abs(cc // w - c // w) <= 1:
@@ -273,7 +285,7 @@ def move_enemy_nb(
     if kind != KIND.WALKER and kind != KIND.FLYER and kind != KIND.WORM:
         return -1
     n = moves_allowed_nb(grid, tiles, pieces, k, movement, seen, epoch)
-    target = nearest_character_nb(pieces, k)
+    target = nearest_character_nb(grid, tiles, pieces, k)
     if n == 0 or target < 0:
         return 0
     n = min(n, path.shape[0])

@@ -328,6 +328,9 @@ def setup_nb(st, tab, cfg, seed, index):
             e = tab.start_equip[iron, s]
             ch[CH.WEAPON + s] = e
             st.owned[p, e] += 1
+            # the card comes out of the supply (``compile`` checks there are enough): a
+            # Journey player's Iron Axe is one fewer left to craft
+            st.supply[SUP.EQUIP, e] -= 1
         ch[CH.ROPES] = cfg[CFG.ROPES]  # TR-434
         cards.setup_deck_nb(st, tab, p)
     # the starting enemies: one Forest Surface day token on each of the 2 spawn squares of
@@ -636,7 +639,10 @@ def can_attack_nb(st, tab, p, k):
 def weapon_reaches_nb(pieces, chars, grid, tiles, equip, seen, epoch, p, k):
     """:func:`can_attack_nb` on plain arrays (for loops over the pieces).
 
-    Line of sight goes through the ``seen`` memo at ``epoch`` (``sight.sees_memo_nb``).
+    Line of sight goes through the ``seen`` memo at ``epoch`` (``sight.sees_memo_nb``). A
+    weapon without the line-of-sight icon needs no sight but cannot hit through a house
+    (``sight.sees_nb`` with ``houses_only``): not from inside one at an enemy outside, nor
+    across one (TR-243, TR-269).
     """
     role = pieces[k, PC.ROLE]
     if role != ROLE.ENEMY and role != ROLE.BOSS:
@@ -656,6 +662,8 @@ def weapon_reaches_nb(pieces, chars, grid, tiles, equip, seen, epoch, p, k):
         return False
     if equip[w, EQ.LOS] and not sees_memo_nb(seen, epoch, grid, tiles, ar, ac, br, bc):
         return False
+    if not equip[w, EQ.LOS] and not sees_nb(grid, tiles, ar, ac, br, bc, True):
+        return False  # no line-of-sight icon, but still not through a house (TR-243)
     return True
 
 

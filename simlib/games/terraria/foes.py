@@ -114,7 +114,7 @@ from simlib.games.terraria.layout import (
     G,
 )
 from simlib.games.terraria.movement import T, place_piece_nb, remove_piece_nb
-from simlib.games.terraria.sight import reach_nb, sees_memo_nb, sight_epoch_nb
+from simlib.games.terraria.sight import inside_house_nb, reach_nb, sees_memo_nb, sight_epoch_nb
 from simlib.games.terraria.state import BIOME, FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P
 
 __all__ = [
@@ -360,6 +360,8 @@ def _nearest_distance_nb(st, k):
     for p in range(MAX_PLAYERS):
         if st.pieces[p, PC.KIND] != KIND.CHARACTER:
             continue
+        if inside_house_nb(st.grid, st.tiles, st.pieces[p, PC.ROW], st.pieces[p, PC.COL]):
+            continue  # as ``enemy.nearest_character_nb``: not a target (TR-244, TR-245)
         d = max(
             abs(st.pieces[p, PC.ROW] - st.pieces[k, PC.ROW]),
             abs(st.pieces[p, PC.COL] - st.pieces[k, PC.COL]),
@@ -398,7 +400,7 @@ def enemy_moves_nb(st, tab):
         if best < 0:
             break
         moved |= 1 << (best - ENEMY_ROW)
-        if nearest_character_nb(st.pieces, best) < 0:
+        if nearest_character_nb(st.grid, st.tiles, st.pieces, best) < 0:
             continue
         n = move_enemy_nb(
             st.grid, st.tiles, st.mini, st.pieces, best,
@@ -547,7 +549,7 @@ def _roll_nb(st, tab, p, leader, mask):
         d = randint_nb(tab.rules[RU.DRYAD_DIE], st.rng) + 1
         if d > high:
             high = d
-    high += st.chars[p, CH.DEF]  # all icons on the highest die (TR-286)
+    high += life.defence_icons_nb(st, tab, p)  # all icons on the highest die (TR-286)
     hits = 0
     for j in range(_natk_nb(st, tab, leader)):
         if randint_nb(_die_nb(st, tab, leader, j), st.rng) + 1 >= high:

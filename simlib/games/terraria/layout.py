@@ -427,7 +427,8 @@ class ArmorCols(NamedTuple):
     TIER: int = 12
     EVIL: int = 13
     REGEN: int = 14  # mana regained at the start of each of the wearer's turns (TR-357)
-    N: int = 15
+    DEF: int = 15  # defence icons while worn (rulebook, Defence Icons; TR-286)
+    N: int = 16
 
 
 AR = ArmorCols()

@@ -417,6 +417,21 @@ def defence_dice_nb(st, tab, p):
     return tab.characters[c, CC.DEF0 : CC.DEF0 + tab.characters[c, CC.NDEF]]
 
 
+@njit(refcount=False)
+def defence_icons_nb(st, tab, p):
+    """Player ``p``'s defence icons: those of its cards in play and its worn armor set's.
+
+    Rulebook, Defence Icons: "Some action cards, armor sets and consumables will provide
+    defence icons": ``CH.DEF`` (cards and consumables in play) plus ``AR.DEF`` of the worn
+    set (``tab.armor[CH.ARMOR]`` when ``CH.ARMOR >= 0``). Read only.
+    """
+    n = st.chars[p, CH.DEF]
+    a = st.chars[p, CH.ARMOR]
+    if a >= 0:
+        n += tab.armor[a, AR.DEF]
+    return n
+
+
 # --- death and respawn -------------------------------------------------------------------------
 @njit(refcount=False)
 def _move_pile_nb(st, p, src, dst):

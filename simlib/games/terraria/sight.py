@@ -23,6 +23,26 @@ doubled coordinates (corners and the half-block line are integers), walks each s
 segment through the squares it passes inside (exact integer arithmetic), and checks the
 seams for segments along a grid line.
 
+Inside a house (TR-243, TR-245, TR-246)
+---------------------------------------
+"You cannot attack enemies through walls or doors. Enemies cannot enter buildings and
+cannot attack through walls or doors." A piece on a house square (``FEAT.HOUSE``, see
+:func:`inside_house_nb`) is inside the building, behind its walls and doors, and its own
+square's exemption does not let it look out: a square inside a house and a square outside
+every house never see each other, whatever the geometry. So no enemy sees (nor, since every
+enemy attack needs sight, attacks) a character inside, and a character inside attacks no
+enemy outside, with any weapon (:func:`sees_nb` with ``houses_only``); it may still move,
+dig, chop, craft and build from there. Two squares both under houses (no enemy ever stands
+in one, TR-244) see each other by the geometry alone.
+
+Weapons without the line-of-sight icon (TR-269, TR-243)
+------------------------------------------------------
+They hit enemies in range "even if your character can't see the enemy", but still not
+"through walls or doors": ``sees_nb(..., houses_only=True)`` is the same test where a
+segment is stopped only inside a house or on the seam between a house and another blocking
+region (blocks do not stop such a weapon, a house does, and a house standing on the ground
+leaves no gap along its floor).
+
 Range (TR-260..264, TR-333, TR-124)
 ----------------------------------
 :func:`reach_nb` gives the bit set of ranges that reach from one square to another:
@@ -42,6 +62,7 @@ from simlib.games.terraria.state import FEAT, SQ, TP, P, on_table_nb
 __all__ = [
     "R",
     "blocker_nb",
+    "inside_house_nb",
     "segment_clear_nb",
     "sees_nb",
     "sight_epoch_nb",
@@ -60,20 +81,29 @@ class Ranges(NamedTuple):
 
 R = Ranges()
 
+HOUSE = 3  # :func:`blocker_nb`'s value for a square under a house
+
+
+@njit(refcount=False, llvm_inline=True)
+def inside_house_nb(grid, tiles, r, c):
+    """True when square (r, c) is inside a house: under a house tile on the table. Read only."""
+    return on_table_nb(grid, tiles, r, c) and grid[P.FEAT, r, c] & FEAT.HOUSE != 0
+
 
 @njit(refcount=False)
 def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
-    """Blocking region of square (r, c): 0 none, 1 the lower half, 2 the whole square.
+    """Blocking region of square (r, c): 0 none, 1 lower half, 2 whole square, 3 a house.
 
-    Squares (ar, ac) and (br, bc) are the two pieces' own squares and never block; squares
-    outside the world or on undiscovered tiles never block. Read only.
+    ``HOUSE`` (3) fills the whole square as 2 does. Squares (ar, ac) and (br, bc) are the
+    two pieces' own squares and never block; squares outside the world or on undiscovered
+    tiles never block. Read only.
     """
     if (r == ar and c == ac) or (r == br and c == bc):
         return 0
     if not on_table_nb(grid, tiles, r, c):
         return 0
     if grid[P.FEAT, r, c] & FEAT.HOUSE:
-        return 2
+        return HOUSE
     s = grid[P.SQ, r, c]
     if s == SQ.BLOCK:
         return 2
@@ -83,12 +113,15 @@ def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
 
 
 @njit(refcount=False, llvm_inline=True)
-def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
+def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only=False):
     """True when the segment between two corners passes inside no blocking region.
 
     Corners (x0, y0), (x1, y1) are in doubled coordinates (the top left corner of square
     (r, c) is (2c, 2r)); the blocking regions are :func:`blocker_nb`'s with own squares
-    (ar, ac), (br, bc), and the segment must have no point inside their union. Read only.
+    (ar, ac), (br, bc), and the segment must have no point inside their union. With
+    ``houses_only`` only its points inside a house or on the seam between a house and
+    another blocking region count (a house standing on the ground leaves no gap under its
+    floor). Read only.
 
     A slanted segment is walked column by column: over the open strip of column c it runs
     through the open heights (ya, yb), kept exactly as fractions over ``d = |x1 - x0|``, and
@@ -109,9 +142,12 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
             hi = max(na, nz)
             for r in range(lo // (2 * d), -((-hi) // (2 * d))):
                 b = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
-                if b == 2:
+                if houses_only:
+                    if b == HOUSE:
+                        return False
+                elif b >= 2:
                     return False
-                if b == 1 and lo < (2 * r + 2) * d and (2 * r + 1) * d < hi:
+                elif b == 1 and lo < (2 * r + 2) * d and (2 * r + 1) * d < hi:
                     return False
         return True
     cmin = min(x0, x1) // 2
@@ -124,7 +160,7 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
         for r in range(rmin, rmax + 1):
             bl = blocker_nb(grid, tiles, r, c - 1, ar, ac, br, bc)
             rt = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
-            if bl != 0 and rt != 0:
+            if bl != 0 and rt != 0 and (not houses_only or bl == HOUSE or rt == HOUSE):
                 return False  # both regions cover at least the lower half of row r
     elif y0 == y1 and x0 != x1:
         # along the horizontal grid line y0: the region above always reaches its floor;
@@ -133,21 +169,29 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
         for c in range(cmin, cmax + 1):
             up = blocker_nb(grid, tiles, r - 1, c, ar, ac, br, bc)
             down = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
-            if up != 0 and down == 2:
+            if up != 0 and down >= 2 and (not houses_only or up == HOUSE or down == HOUSE):
                 return False
     return True
 
 
 @njit(refcount=False)
-def sees_nb(grid, tiles, ar, ac, br, bc):
-    """True when square (ar, ac) sees square (br, bc) (TR-266; symmetric, TR-267). Read only."""
+def sees_nb(grid, tiles, ar, ac, br, bc, houses_only=False):
+    """True when square (ar, ac) sees square (br, bc) (TR-266; symmetric, TR-267). Read only.
+
+    A square inside a house and one outside never see each other (TR-243, TR-245). With
+    ``houses_only`` only the houses block (and their seams with other blocking regions):
+    may a weapon without the line-of-sight icon hit from (ar, ac) at (br, bc) (TR-269,
+    TR-243)?
+    """
+    if inside_house_nb(grid, tiles, ar, ac) != inside_house_nb(grid, tiles, br, bc):
+        return False  # walls and doors between them (TR-243, TR-245)
     for i in range(4):
         x0 = 2 * (ac + i % 2)
         y0 = 2 * (ar + i // 2)
         for j in range(4):
             x1 = 2 * (bc + j % 2)
             y1 = 2 * (br + j // 2)
-            if segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc):
+            if segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only):
                 return True
     return False
 
