@@ -397,6 +397,25 @@ def test_heatmap(df):
         charts.heatmap(tables.summary(df, by=["preset", "bot", "cavers"]), "preset", "bot")
 
 
+def test_charts_pass_style_keywords_to_matplotlib(df):
+    # a designer's own colours and widths reach the artists, over the charts' defaults
+    summ = tables.summary(df, by=["bot", "cavers"])
+    ax = charts.difficulty_curve(summ, x="cavers", hue="bot", linewidth=4, marker="s")
+    assert all(line.get_linewidth() == 4 and line.get_marker() == "s" for line in ax.lines)
+    ax = charts.outcome_bars(tables.summary(df, by="preset"), x="preset", outcomes=OUTCOMES,
+                             alpha=0.3)
+    assert {p.get_alpha() for p in ax.patches} == {0.3}
+    ax = charts.rounds_histogram(df, by="preset", linewidth=3)
+    assert {p.get_linewidth() for p in ax.patches} == {3}
+    ax = charts.end_time_bars(df, "rounds", OUTCOMES, edgecolor="red")
+    assert all(p.get_edgecolor() == (1.0, 0.0, 0.0, 1.0) for p in ax.patches)
+    ax = charts.remaining_by_round(df, LEAVE, by="preset", linestyle="--")
+    assert {line.get_linestyle() for line in ax.lines} == {"--"}
+    ax = charts.heatmap(tables.summary(df, by=["preset", "bot"]), "preset", "bot",
+                        cmap="viridis")
+    assert ax.images[0].get_cmap().name == "viridis"
+
+
 def test_fig_to_png_bytes():
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])

@@ -76,7 +76,7 @@ def _outcome_color(colors, name, j):
     return list(colors)[j] if colors is not None else None
 
 
-def difficulty_curve(summary, x, hue=None, ax=None, label=None):
+def difficulty_curve(summary, x, hue=None, ax=None, label=None, **style):
     """Plot win rate against a swept setting, with a shaded confidence band.
 
     Parameters
@@ -94,6 +94,10 @@ def difficulty_curve(summary, x, hue=None, ax=None, label=None):
         Axes to draw on; a new figure is made if omitted.
     label : str, optional
         Legend label of the single line when ``hue`` is None (for overlaying calls).
+
+    **style
+        Keywords for matplotlib's ``plot`` (each line), over the chart's
+        defaults (``color``, ``linewidth``, ``alpha``, ...).
 
     Returns
     -------
@@ -127,7 +131,9 @@ def difficulty_curve(summary, x, hue=None, ax=None, label=None):
     for g, name in enumerate(names):
         rows = np.flatnonzero(codes == g)
         rows = rows[np.argsort(pos[rows], kind="stable")]
-        (line,) = ax.plot(pos[rows], rate[rows], marker="o", markersize=3.5, label=name)
+        (line,) = ax.plot(
+            pos[rows], rate[rows], **{"marker": "o", "markersize": 3.5, **style, "label": name}
+        )
         ax.fill_between(
             pos[rows], lo[rows], hi[rows], color=line.get_color(), alpha=0.2, linewidth=0
         )
@@ -150,7 +156,7 @@ def difficulty_curve(summary, x, hue=None, ax=None, label=None):
     return ax
 
 
-def outcome_bars(summary, x, outcomes, ax=None, colors=None):
+def outcome_bars(summary, x, outcomes, ax=None, colors=None, **style):
     """Stacked bars of outcome shares per group.
 
     Parameters
@@ -166,6 +172,10 @@ def outcome_bars(summary, x, outcomes, ax=None, colors=None):
         Axes to draw on; a new figure is made if omitted.
     colors : mapping or sequence, optional
         Colour per outcome (dict keyed by outcome, or a list in ``outcomes`` order).
+
+    **style
+        Keywords for matplotlib's ``bar`` (each outcome's bars), over the chart's
+        defaults (``color``, ``linewidth``, ``alpha``, ...).
 
     Returns
     -------
@@ -198,11 +208,14 @@ def outcome_bars(summary, x, outcomes, ax=None, colors=None):
             pos,
             share,
             bottom=bottom,
-            width=0.8,
-            label=str(name),
-            color=color,
-            edgecolor="white",
-            linewidth=0.5,
+            **{
+                "width": 0.8,
+                "color": color,
+                "edgecolor": "white",
+                "linewidth": 0.5,
+                **style,
+                "label": str(name),
+            },
         )
         bottom += share
     ax.set_xticks(pos)
@@ -216,7 +229,7 @@ def outcome_bars(summary, x, outcomes, ax=None, colors=None):
     return ax
 
 
-def rounds_histogram(df, by=None, ax=None, column="rounds"):
+def rounds_histogram(df, by=None, ax=None, column="rounds", **style):
     """Histogram of an integer column (game length) as shares of games, unit-width bins.
 
     Parameters
@@ -230,6 +243,10 @@ def rounds_histogram(df, by=None, ax=None, column="rounds"):
         Axes to draw on; a new figure is made if omitted.
     column : str, default "rounds"
         The integer measure to histogram. Missing values are ignored.
+
+    **style
+        Keywords for matplotlib's ``stairs``, over the chart's
+        defaults (``color``, ``linewidth``, ``alpha``, ...).
 
     Returns
     -------
@@ -257,9 +274,9 @@ def rounds_histogram(df, by=None, ax=None, column="rounds"):
         total = counts[g].sum()
         share = counts[g] / total if total else counts[g].astype(float)
         if by_cols:
-            ax.stairs(share, edges, label=name, linewidth=1.5)
+            ax.stairs(share, edges, **{"linewidth": 1.5, **style, "label": name})
         else:
-            ax.stairs(share, edges, label=name, fill=True, alpha=0.6)
+            ax.stairs(share, edges, **{"fill": True, "alpha": 0.6, **style, "label": name})
     ax.set_xlabel(str(column))
     ax.set_ylabel("share of games")
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))  # auto decimals: shares can be small
@@ -273,7 +290,7 @@ def rounds_histogram(df, by=None, ax=None, column="rounds"):
     return ax
 
 
-def end_time_bars(df, column, outcomes=None, ax=None, colors=None):
+def end_time_bars(df, column, outcomes=None, ax=None, colors=None, **style):
     """When games end: stacked bars of the share of games ending at each ``column`` value.
 
     Parameters
@@ -289,6 +306,10 @@ def end_time_bars(df, column, outcomes=None, ax=None, colors=None):
         Axes to draw on; a new figure is made if omitted.
     colors : mapping or sequence, optional
         Colour per outcome (dict keyed by outcome, or a list in ``outcomes`` order).
+
+    **style
+        Keywords for matplotlib's ``bar``, over the chart's
+        defaults (``color``, ``linewidth``, ``alpha``, ...).
 
     Returns
     -------
@@ -312,8 +333,8 @@ def end_time_bars(df, column, outcomes=None, ax=None, colors=None):
         color = _outcome_color(colors, name, j)
         pick = outcome == name
         share = np.bincount(times[pick] - vmin, minlength=len(pos)) / max(n, 1)
-        ax.bar(pos, share, bottom=bottom, width=0.85, label=str(name), color=color,
-               edgecolor="white", linewidth=0.5)
+        ax.bar(pos, share, bottom=bottom, **{"width": 0.85, "color": color,
+               "edgecolor": "white", "linewidth": 0.5, **style, "label": str(name)})
         bottom += share
     ax.set_xlabel(str(column))
     ax.set_ylabel("share of games")
@@ -393,7 +414,8 @@ def remaining_by_round_table(df, leave_columns, by=None, max_round=None):
     return out
 
 
-def remaining_by_round(df, leave_columns, by=None, ax=None, ylabel="units still in play"):
+def remaining_by_round(df, leave_columns, by=None, ax=None, ylabel="units still in play",
+                       **style):
     """Plot the mean number of units still in play at each round, one line per group.
 
     Parameters
@@ -408,6 +430,10 @@ def remaining_by_round(df, leave_columns, by=None, ax=None, ylabel="units still 
         Axes to draw on; a new figure is made if omitted.
     ylabel : str, default "units still in play"
         What a unit is, in the game's words (e.g. "cavers still in the cave").
+
+    **style
+        Keywords for matplotlib's ``plot`` (each line), over the chart's
+        defaults (``color``, ``linewidth``, ``alpha``, ...).
 
     Returns
     -------
@@ -424,7 +450,7 @@ def remaining_by_round(df, leave_columns, by=None, ax=None, ylabel="units still 
     m = table["mean_remaining"].to_numpy(dtype=float)
     for g, name in enumerate(names):
         rows = codes == g
-        ax.plot(r[rows], m[rows], drawstyle="steps-post", label=name)
+        ax.plot(r[rows], m[rows], **{"drawstyle": "steps-post", **style, "label": name})
     ax.set_xlabel("round")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel(f"{ylabel} (mean per game)")
@@ -442,7 +468,7 @@ def _is_rate(name: str) -> bool:
     return name.endswith("rate") or name.startswith("share_")
 
 
-def heatmap(table, row, col, value="win_rate", lo="win_lo", hi="win_hi", ax=None):
+def heatmap(table, row, col, value="win_rate", lo="win_lo", hi="win_hi", ax=None, **style):
     """Annotated heatmap of a value over two group columns, e.g. a matchup table.
 
     Parameters
@@ -459,6 +485,10 @@ def heatmap(table, row, col, value="win_rate", lo="win_lo", hi="win_hi", ax=None
         columns print the value only.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure is made if omitted.
+
+    **style
+        Keywords for matplotlib's ``imshow`` (e.g. ``cmap``), over the chart's
+        defaults (``color``, ``linewidth``, ``alpha``, ...).
 
     Returns
     -------
@@ -488,7 +518,8 @@ def heatmap(table, row, col, value="win_rate", lo="win_lo", hi="win_hi", ax=None
     rate = _is_rate(str(value))
 
     kw = {"vmin": 0.0, "vmax": 1.0} if rate else {}
-    im = ax.imshow(np.ma.masked_invalid(grid), cmap="RdYlGn", aspect="auto", **kw)
+    im = ax.imshow(np.ma.masked_invalid(grid), **{"cmap": "RdYlGn", "aspect": "auto", **kw,
+                                                   **style})
     cbar = ax.figure.colorbar(im, ax=ax)
     if rate:
         cbar.ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
@@ -516,7 +547,7 @@ def heatmap(table, row, col, value="win_rate", lo="win_lo", hi="win_hi", ax=None
     return ax
 
 
-def matchup_heatmap(table, row="player", col="opponent", ax=None):
+def matchup_heatmap(table, row="player", col="opponent", ax=None, **style):
     """Heatmap of a matchup table: win rate of the row against the column, CI in each cell.
 
     Parameters
@@ -529,19 +560,23 @@ def matchup_heatmap(table, row="player", col="opponent", ax=None):
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure is made if omitted.
 
+    **style
+        Keywords for matplotlib's ``imshow`` (e.g. ``cmap``), over the chart's
+        defaults (``color``, ``linewidth``, ``alpha``, ...).
+
     Returns
     -------
     matplotlib.axes.Axes
 
     """
-    ax = heatmap(table, row, col, value="win_rate", lo="win_lo", hi="win_hi", ax=ax)
+    ax = heatmap(table, row, col, value="win_rate", lo="win_lo", hi="win_hi", ax=ax, **style)
     ax.set_title(f"win rate of {row} (rows) against {col} (columns), both seats, draws "
                  f"half; {_conf_label(table)} in brackets")
     ax.tick_params(axis="x", labelrotation=30)
     return ax
 
 
-def card_win_rate_chart(table, ax=None, top=None):
+def card_win_rate_chart(table, ax=None, top=None, **style):
     """Per-card win rate when played (with CI) against when not played.
 
     Parameters
@@ -553,6 +588,10 @@ def card_win_rate_chart(table, ax=None, top=None):
     top : int, optional
         Show only the ``top`` cards with the largest and the ``top`` with the smallest
         difference.
+
+    **style
+        Keywords for matplotlib's ``errorbar`` (the played rates), over the chart's
+        defaults (``color``, ``linewidth``, ``alpha``, ...).
 
     Returns
     -------
@@ -568,8 +607,8 @@ def card_win_rate_chart(table, ax=None, top=None):
     rate = t["win_rate_played"].to_numpy(dtype=float)
     err = np.vstack([rate - t["played_lo"].to_numpy(dtype=float),
                      t["played_hi"].to_numpy(dtype=float) - rate])
-    ax.errorbar(rate, y, xerr=err, fmt="o", color="C0", ms=4, capsize=2,
-                label="played (seat-games that played it)")
+    ax.errorbar(rate, y, xerr=err, **{"fmt": "o", "color": "C0", "ms": 4, "capsize": 2,
+                **style, "label": "played (seat-games that played it)"})
     ax.plot(t["win_rate_not"].to_numpy(dtype=float), y, "|", color="C3", ms=9,
             label="not played")
     ax.axvline(0.5, color="grey", lw=0.8, ls="--")
@@ -586,7 +625,7 @@ def card_win_rate_chart(table, ax=None, top=None):
 _SCRIPTED_MARKERS = ("s", "^", "D", "v", "P", "X", "<", ">")
 
 
-def ladder_chart(table, ax=None):
+def ladder_chart(table, ax=None, **style):
     """Plot win rate against search budget, one line per preset, with interval error bars.
 
     Parameters
@@ -596,6 +635,10 @@ def ladder_chart(table, ax=None):
         for a scripted bot), ``win_rate, win_lo, win_hi``.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; a new figure is made if omitted.
+
+    **style
+        Keywords for matplotlib's ``errorbar`` (the search bot's line), over the chart's
+        defaults (``color``, ``linewidth``, ``alpha``, ...).
 
     Returns
     -------
@@ -619,8 +662,8 @@ def ladder_chart(table, ax=None):
         rate = rows["win_rate"].to_numpy(dtype=float)
         err = np.vstack([rate - rows["win_lo"].to_numpy(dtype=float),
                          rows["win_hi"].to_numpy(dtype=float) - rate])
-        line = ax.errorbar(x, rate, yerr=err, marker="o", markersize=4, capsize=3,
-                           label=f"{preset}: search")
+        line = ax.errorbar(x, rate, yerr=err, **{"marker": "o", "markersize": 4, "capsize": 3,
+                           **style, "label": f"{preset}: search"})
         color = line[0].get_color()
         mine = scripted[scripted["preset"].astype(str) == preset]
         for j, bot in enumerate(bots):
@@ -669,7 +712,7 @@ def fig_to_png_bytes(fig, dpi=100):
     return buf.getvalue()
 
 
-def tornado(table, ax=None, label="win rate"):
+def tornado(table, ax=None, label="win rate", **style):
     """Tornado chart of one-at-a-time effects (:func:`simlib.sensitivity`, ``method="oat"``).
 
     One horizontal bar per parameter from its win rate at ``low`` to its win rate at
@@ -686,6 +729,10 @@ def tornado(table, ax=None, label="win rate"):
     label : str
         What the x axis measures.
 
+    **style
+        Keywords for matplotlib's ``barh``, over the chart's
+        defaults (``color``, ``linewidth``, ``alpha``, ...).
+
     Returns
     -------
     matplotlib.axes.Axes
@@ -697,7 +744,7 @@ def tornado(table, ax=None, label="win rate"):
     left = np.minimum(t["rate_low"], t["rate_high"])
     width = np.abs(t["rate_high"] - t["rate_low"])
     colors = np.where(t["rate_high"] >= t["rate_low"], "#3b7dd8", "#d8703b")
-    ax.barh(y, width, left=left, color=colors, height=0.6)
+    ax.barh(y, width, left=left, **{"color": colors, "height": 0.6, **style})
     err_lo = t["rate_low"] + t["effect_lo"]
     err_hi = t["rate_low"] + t["effect_hi"]
     ax.hlines(y, err_lo, err_hi, color="black", linewidth=1.2)
@@ -712,7 +759,7 @@ def tornado(table, ax=None, label="win rate"):
     return ax
 
 
-def effects_chart(effects, ranking, ax=None):
+def effects_chart(effects, ranking, ax=None, **style):
     """Forest plot of the changes a grid's factors make (:mod:`simlib.report.effects`).
 
     One row per change (a factor's level against its baseline), largest mean change on
@@ -727,6 +774,10 @@ def effects_chart(effects, ranking, ax=None):
         :func:`simlib.report.effects.rank_effects` of the same table (sets the row order).
     ax : matplotlib Axes, optional
         Where to draw; a new figure if omitted.
+
+    **style
+        Keywords for matplotlib's ``plot`` (each change's points), over the chart's
+        defaults (``color``, ``linewidth``, ``alpha``, ...).
 
     Returns
     -------
@@ -748,7 +799,7 @@ def effects_chart(effects, ranking, ax=None):
         offsets = np.linspace(-0.25, 0.25, k) if k > 1 else np.zeros(1)
         colour = colours[row.factor]
         ax.hlines(y + offsets, part["diff_lo"], part["diff_hi"], color=colour, linewidth=1.2)
-        ax.plot(part["diff"], y + offsets, "o", color=colour, markersize=4)
+        ax.plot(part["diff"], y + offsets, "o", **{"color": colour, "markersize": 4, **style})
         ax.plot([row.mean_diff], [y], "|", color="black", markersize=16, markeredgewidth=2)
         labels.append(change_label(row.factor, row.baseline, row.level))
     ax.set_yticks(np.arange(n)[::-1], labels)
