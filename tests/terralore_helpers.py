@@ -9,6 +9,8 @@ the engine's helpers and read the result back by card name.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from simlib.core.rng import new_state
@@ -41,13 +43,16 @@ from simlib.games.terralore.state import (
 )
 
 GAME = get_game("terralore")
-DATA = tl_compile.load_data("default")
+# The rule tests name cards and rely on their printed values: they read a frozen pool, not
+# the illustrative defaults, which move when they are recalibrated.
+POOL = str(Path(__file__).parent / "data" / "terralore_rules_pool.toml")
+DATA = tl_compile.load_data(POOL)
 NAMES = tl_compile.card_names(DATA)
 BOTS = {b.name: b for b in GAME.bots}
 
 
 def cid(name: str) -> int:
-    """Card id of ``name`` in the default pool."""
+    """Card id of ``name`` in the rule tests' pool (``POOL``)."""
     return NAMES.index(name)
 
 
@@ -65,6 +70,7 @@ class Board:
     """One game's state, set up by hand."""
 
     def __init__(self, **settings):
+        settings.setdefault("data", POOL)
         self.values = GAME.resolve(None, settings)
         self.params = GAME.compile(self.values)[0]
         self.cfg, self.cards = self.params[0], self.params[1]

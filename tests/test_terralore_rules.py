@@ -59,7 +59,6 @@ def test_tl003_tl004_default_decks_are_20_distinct_cards():
 def _data_file(tmp_path, decks_text):
     path = tmp_path / "d.toml"
     path.write_text(decks_text)
-    tl_compile.load_data.cache_clear()
     return str(path)
 
 
@@ -94,7 +93,6 @@ def test_tl005_every_card_has_type_cost_points_affinity_rarity_effect(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text('[[cards]]\nname = "X"\ntype = "spell"\ncost = 0\npoints = 0\n'
                    'affinity = "fire"\nrarity = "common"\n[decks]\ndefault = "a"\n')
-    tl_compile.load_data.cache_clear()
     with pytest.raises(SimlibInputError, match="type"):
         tl_compile.load_data(str(bad))
 
@@ -922,7 +920,6 @@ def test_designer_data_file_decks_are_named_in_the_results(tmp_path):
     path.write_text("[decks]\ndefault = 'mine'\n[decks.mine]\ncards = [" + ", ".join(
         f'"{n}"' for n in swarm) + "]\n[decks.other]\ncards = [" + ", ".join(
         f'"{n}"' for n in rush) + "]\n")
-    tl_compile.load_data.cache_clear()
     df = play({"data": str(path), "deck1": "other"}, games=20)
     assert (df["deck0"] == "mine").all() and (df["deck1"] == "other").all()
     # the names travel with the records, even after another data file was compiled

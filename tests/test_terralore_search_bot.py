@@ -5,6 +5,7 @@ it beats the bot it rolls out with; a bad budget is one clear line."""
 import numpy as np
 import pandas as pd
 import pytest
+from terralore_helpers import POOL
 
 import simlib
 from simlib.core.rng import new_state, seed_stream_nb
@@ -275,7 +276,8 @@ def test_search_never_sees_the_cards_its_seat_cannot_see():
 
 
 def test_determinize_deals_only_unseen_cards_and_keeps_traps_traps():
-    m = Match({"deck0": "shadow_control", "deck1": "shadow_control", "bot1": "value"},
+    m = Match({"deck0": "shadow_control", "deck1": "shadow_control", "bot1": "value",
+               "data": POOL},
               (-1, -1), 3)
     cards = m.params[1]
     for _ in range(4):

@@ -135,6 +135,7 @@ def load_tables(
     defaults: str | Path,
     path: str | Path | None,
     validate: Callable[[dict[str, Any], str], None],
+    replace: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """A game's content tables: ``defaults`` with ``path`` laid on top, validated, cached.
 
@@ -143,12 +144,15 @@ def load_tables(
     ``validate(data, where)`` raises a one-line ``SimlibInputError`` on a bad value;
     ``where`` names the file to blame (``"data file 'my.toml'"``, or ``"the default data
     file '...'"`` when no file is given). The same dict is returned to every caller with
-    the same contents: treat it as read-only.
+    the same contents: treat it as read-only. A top-level table named in ``replace`` that
+    ``path`` holds replaces the default's whole instead of being merged key by key (a
+    designer's deck list stands alone).
     """
     base = read_bytes(defaults, "default data file")
     given = path not in (None, "", "default")
     over = read_bytes(Path(str(path)).expanduser(), "data file") if given else b""
-    key = (validate, hashlib.sha256(base).digest(), hashlib.sha256(over).digest(), given)
+    key = (validate, hashlib.sha256(base).digest(), hashlib.sha256(over).digest(), given,
+           tuple(replace))
     if key in _TABLES:
         _TABLES.move_to_end(key)
         return _TABLES[key]
@@ -156,7 +160,9 @@ def load_tables(
     where = f"the default data file '{defaults}'"
     if given:
         table = _parse(over, path, "data file")
-        data = merge_tables(data, table)
+        whole = {k: table[k] for k in replace if k in table}
+        data = merge_tables(data, {k: v for k, v in table.items() if k not in whole})
+        data.update(copy.deepcopy(whole))
         where = f"data file '{path}'"
     validate(data, where)
     _TABLES[key] = data

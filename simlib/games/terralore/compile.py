@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from simlib.core.datafile import read_toml
+from simlib.core.datafile import load_tables
 from simlib.errors import SimlibInputError
 from simlib.games.terralore import engine
 from simlib.games.terralore.state import (
@@ -37,125 +36,141 @@ TOKEN_EFFECTS = ("summon", "give_token")
 
 
 
-@functools.lru_cache(maxsize=16)
-def load_data(path: str = "default") -> dict[str, Any]:
+RANGES = {"cost": (0, 7), "points": (0, 99), "amount": (0, 20), "synergy_bonus": (0, 20)}
+TEXT_KEYS = ("name", "token", "text")
+
+
+def load_data(path: str | None = "default") -> dict[str, Any]:
     """Return the validated card pool and decks.
 
-    The defaults, with the ``cards`` and/or ``decks`` tables of ``path`` (if given) replacing theirs
-    whole.
+    The defaults, with the ``cards`` and/or ``decks`` tables of ``path`` (if given) replacing
+    theirs whole. Cached by the files' contents (:func:`simlib.core.datafile.load_tables`),
+    so a file edited between two runs is read again.
 
-    Raises ``SimlibInputError`` naming the card or deck and key on any bad entry.
+    Raises a one-line ``SimlibInputError`` naming the file, the card or deck, the key and
+    what is allowed on any bad entry.
     """
-    data = read_toml(DEFAULT_DATA, "data file")
-    if path not in ("default", "", None):
-        over = read_toml(Path(path), "data file")
-        for key in over:
-            if key not in ("cards", "decks"):
-                raise SimlibInputError(f"data: unknown table '{key}'; allowed: cards, decks")
-        data = {**data, **over}
-    _validate(data)
-    return data
-
-
-def _need(cond: bool, msg: str) -> None:
-    if not cond:
-        raise SimlibInputError(msg)
+    return load_tables(DEFAULT_DATA, path, _validate, replace=("cards", "decks"))
 
 
 def _is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def _choice(card: dict, key: str, names: tuple, where: str, default: Any = None) -> None:
-    value = card.get(key, default)
-    _need(value in names, f"data: {where}.{key} is {value!r}; allowed: {', '.join(names)}")
+def _validate(data: dict[str, Any], where: str) -> None:
+    def need(cond: bool, msg: str) -> None:
+        if not cond:
+            raise SimlibInputError(f"{where}: {msg}")
 
+    def choice(card: dict, key: str, names: tuple, at: str, default: Any = None) -> None:
+        value = card.get(key, default)
+        need(isinstance(value, str) and value in names,
+             f"{at}.{key} is {value!r}; allowed: {', '.join(names)}")
 
-def _validate(data: dict[str, Any]) -> None:
+    for key in data:
+        need(key in ("cards", "decks"), f"unknown table '{key}'; allowed: cards, decks")
     cards = data.get("cards")
-    _need(isinstance(cards, list) and 1 <= len(cards) <= MAX_CARDS,
-          f"data: cards must be a list of 1 to {MAX_CARDS} [[cards]] tables")
+    need(isinstance(cards, list) and 1 <= len(cards) <= MAX_CARDS,
+         f"cards must be a list of 1 to {MAX_CARDS} [[cards]] tables")
     assert isinstance(cards, list)  # checked just above
     names = []
     for idx, card in enumerate(cards):
-        where = f"cards[{idx}]"
-        _need(isinstance(card, dict), f"data: {where} must be a table")
+        at = f"cards[{idx}]"
+        need(isinstance(card, dict), f"{at} must be a table ([[cards]])")
         for key in card:
-            _need(key in CARD_KEYS, f"data: {where}: unknown key '{key}'; allowed: "
-                  f"{', '.join(CARD_KEYS)}")
-        _need(isinstance(card.get("name"), str) and card["name"].strip() != "",
-              f"data: {where}.name must be text")
-        where = f"cards '{card['name']}'"
+            need(key in CARD_KEYS, f"unknown key '{at}.{key}'; allowed: {', '.join(CARD_KEYS)}")
+        for key in TEXT_KEYS:
+            if key in card:
+                need(isinstance(card[key], str), f"{at}.{key} is {card[key]!r}; allowed: text")
+        need(isinstance(card.get("name"), str) and card["name"].strip() != "",
+             f"{at}.name must be text (the card's name)")
+        at = f"cards[{idx}] '{card['name']}'"
         names.append(card["name"])
-        _choice(card, "type", TYPE_NAMES, where)
-        _choice(card, "affinity", AFFINITY_NAMES, where)
-        _choice(card, "rarity", RARITY_NAMES, where)
-        _choice(card, "effect", EFFECT_NAMES, where, "none")
-        for key, lo, hi in (("cost", 0, 7), ("points", 0, 99), ("amount", 0, 20),
-                            ("synergy_bonus", 0, 20)):
+        choice(card, "type", TYPE_NAMES, at)
+        choice(card, "affinity", AFFINITY_NAMES, at)
+        choice(card, "rarity", RARITY_NAMES, at)
+        choice(card, "effect", EFFECT_NAMES, at, "none")
+        for key, (lo, hi) in RANGES.items():
             v = card.get(key, 0)
-            _need(_is_int(v) and lo <= v <= hi,
-                  f"data: {where}.{key} is {v!r}; allowed: an integer from {lo} to {hi}")
+            need(_is_int(v) and lo <= v <= hi,
+                 f"{at}.{key} is {v!r}; allowed: an integer from {lo} to {hi}")
         ty = card["type"]
         eff = card.get("effect", "none")
         if ty == "token":
-            _choice(card, "acts", ("creature", "skill"), where)
+            choice(card, "acts", ("creature", "skill"), at)
         else:
-            _need("acts" not in card, f"data: {where}.acts is only for tokens")
+            need("acts" not in card, f"{at}.acts is only for tokens")
         if ty == "landmark":
-            _need(eff in LANDMARK_EFFECTS + ("none",),
-                  f"data: {where}.effect: a landmark's effect must be one of "
-                  f"{', '.join(LANDMARK_EFFECTS)}")
+            need(eff in LANDMARK_EFFECTS + ("none",),
+                 f"{at}.effect is {eff!r}; allowed for a landmark: "
+                 f"{', '.join(LANDMARK_EFFECTS + ('none',))}")
         else:
-            _need(eff not in LANDMARK_EFFECTS,
-                  f"data: {where}.effect '{eff}' is only for landmarks")
+            need(eff not in LANDMARK_EFFECTS, f"{at}.effect '{eff}' is only for landmarks")
         if ty == "trap":
-            _choice(card, "trigger", TRIGGER_NAMES[1:], where)
+            choice(card, "trigger", TRIGGER_NAMES[1:], at)
         else:
-            _need("trigger" not in card, f"data: {where}.trigger is only for traps")
+            need("trigger" not in card, f"{at}.trigger is only for traps")
         if eff == "lm_affinity_boost":
-            _choice(card, "arg", AFFINITY_NAMES, where)
+            choice(card, "arg", AFFINITY_NAMES, at)
+        else:
+            need("arg" not in card, f"{at}.arg is only for effect lm_affinity_boost")
+        if eff not in TOKEN_EFFECTS:
+            need("token" not in card, f"{at}.token is only for effects {', '.join(TOKEN_EFFECTS)}")
         syn = card.get("synergy", "none")
-        _choice(card, "synergy", SYNERGY_NAMES, where, "none")
+        choice(card, "synergy", SYNERGY_NAMES, at, "none")
         if syn == "affinity":
-            _choice(card, "synergy_arg", AFFINITY_NAMES, where)
+            choice(card, "synergy_arg", AFFINITY_NAMES, at)
         elif syn == "max_rarity":
-            _choice(card, "synergy_arg", RARITY_NAMES, where)
+            choice(card, "synergy_arg", RARITY_NAMES, at)
         elif syn == "max_cost":
             v = card.get("synergy_arg")
-            _need(_is_int(v) and 0 <= v <= DECK,
-                  f"data: {where}.synergy_arg is {v!r}; allowed: an integer from 0 to {DECK}")
-    _need(len(set(names)) == len(names), "data: cards: names must be distinct")
+            lo, hi = RANGES["cost"]
+            need(_is_int(v) and lo <= v <= hi,
+                 f"{at}.synergy_arg is {v!r}; allowed: an integer from {lo} to {hi}")
+        else:
+            need("synergy_arg" not in card, f"{at}.synergy_arg is only for a synergy")
+    dup = sorted({n for n in names if names.count(n) > 1})
+    need(not dup, f"cards: names must be distinct; given twice: {', '.join(dup)}")
     by_name = {c["name"]: c for c in cards}
     for card in cards:
         eff = card.get("effect", "none")
         if eff in TOKEN_EFFECTS:
             tok = by_name.get(card.get("token"))
-            _need(tok is not None and tok["type"] == "token",
-                  f"data: cards '{card['name']}'.token must name a card of type token")
+            need(tok is not None and tok["type"] == "token",
+                 f"cards '{card['name']}'.token is {card.get('token')!r}; allowed: the name "
+                 "of a card of type token")
             assert tok is not None  # checked just above
             if eff == "summon":
-                _need(tok.get("acts") == "creature",
-                      f"data: cards '{card['name']}'.token: summon needs a creature token")
+                need(tok.get("acts") == "creature",
+                     f"cards '{card['name']}'.token: summon needs a token with acts = creature")
     decks = data.get("decks")
-    _need(isinstance(decks, dict), "data: decks must be a table of [decks.<id>] tables")
+    need(isinstance(decks, dict), "decks must be a table of [decks.<id>] tables")
     assert isinstance(decks, dict)  # checked just above
+    for d, v in decks.items():
+        if d != "default":
+            need(isinstance(v, dict), f"decks.{d} must be a table ([decks.{d}]) with cards = [...]")
+            for key in v:
+                need(key == "cards", f"unknown key 'decks.{d}.{key}'; allowed: cards")
     ids = deck_ids(data)
-    _need(len(ids) >= 1, "data: decks needs at least one [decks.<id>] table")
-    _need(decks.get("default") in ids,
-          f"data: decks.default must name one of the decks: {', '.join(ids)}")
+    need(len(ids) >= 1, "decks needs at least one [decks.<id>] table")
+    need(decks.get("default") in ids,
+         f"decks.default is {decks.get('default')!r}; allowed: one of the decks: {', '.join(ids)}")
     for d in ids:
-        lst = decks[d].get("cards") if isinstance(decks[d], dict) else None
-        _need(isinstance(lst, list) and len(lst) == DECK,
-              f"data: decks.{d}.cards must list exactly {DECK} cards (TL-003)")
+        lst = decks[d].get("cards")
+        need(isinstance(lst, list) and len(lst) > 0,
+             f"decks.{d}.cards is empty or missing; allowed: a list of exactly {DECK} card names "
+             "(TL-003)")
         assert isinstance(lst, list)  # checked just above
-        _need(len(set(lst)) == DECK,
-              f"data: decks.{d}.cards: a deck holds one copy of each card (TL-004)")
+        need(len(lst) == DECK,
+             f"decks.{d}.cards lists {len(lst)} cards; allowed: exactly {DECK} (TL-003)")
         for n in lst:
-            _need(n in by_name, f"data: decks.{d}.cards: '{n}' is not a card of the pool")
-            _need(by_name[n]["type"] != "token",
-                  f"data: decks.{d}.cards: '{n}' is a token; tokens are not deck cards "
-                  "(TL-086)")
+            need(isinstance(n, str), f"decks.{d}.cards: {n!r} is not a card name (text)")
+        need(len(set(lst)) == DECK, f"decks.{d}.cards: a deck holds one copy of each card (TL-004)")
+        for n in lst:
+            need(n in by_name, f"decks.{d}.cards: '{n}' is not a card of the pool; allowed: the "
+                 "names of the [[cards]] tables")
+            need(by_name[n]["type"] != "token",
+                 f"decks.{d}.cards: '{n}' is a token; tokens are not deck cards (TL-086)")
 
 
 def deck_ids(data: dict[str, Any]) -> list[str]:
