@@ -328,6 +328,31 @@ class TableExperiment:
         return f"simlib experiment {self.path}" if self.path else "simlib.run_experiment(...)"
 
 
+def _under_cwd(path: Path) -> bool:
+    """Whether ``path`` lies under the current folder (then it is shown relative to it)."""
+    try:
+        path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def _beside(value: Any, base: Path | None) -> Any:
+    """A data-file setting written in an experiment file, read from the file's folder.
+
+    ``"default"`` and absolute paths stay; a relative path is joined to ``base`` and shown
+    relative to the current folder when it lies under it (``experiments/x.toml`` from the
+    repository's root), absolute otherwise.
+    """
+    if base is None or not isinstance(value, str) or value == "default":
+        return value
+    target = Path(value).expanduser()
+    if target.is_absolute():
+        return value
+    joined = Path(os.path.normpath(base / target))
+    return os.path.relpath(joined) if _under_cwd(joined) else str(joined)
+
+
 def _numeric(values: list) -> bool:
     return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
 
@@ -477,6 +502,8 @@ def experiment_from_dict(
     presets = names("presets", game.default_preset, list(game.presets), "preset")
     bots = names("bots", game.default_bot, [b.name for b in game.bots], "bot")
     setting_names = [s.name for s in game.settings]
+    # paths written in the file are read from the file's own folder, whatever the cwd
+    base = Path(path).expanduser().resolve().parent if path is not None else None
 
     def coerce(where: str, key: str, value: Any) -> Any:
         if key not in setting_names:
@@ -485,9 +512,10 @@ def experiment_from_dict(
                 f"allowed: {', '.join(setting_names)}"
             )
         try:
-            return game.setting(key).coerce(value)
+            value = game.setting(key).coerce(value)
         except SimlibInputError as err:
             raise fail(f"[{where}] {err}") from None
+        return _beside(value, base) if game.setting(key).file else value
 
     settings = {k: coerce("settings", k, v) for k, v in table("settings").items()}
     grid: dict[str, list] = {}
@@ -548,6 +576,9 @@ def experiment_from_dict(
         if "out" in data
         else Path("results") / (Path(path).stem if path is not None else "experiment")
     )
+    if base is not None and not out.is_absolute():
+        joined = Path(os.path.normpath(base / out))
+        out = Path(os.path.relpath(joined)) if _under_cwd(joined) else joined
 
     cells = []
     grid_keys = list(grid)

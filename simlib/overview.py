@@ -96,7 +96,7 @@ def overview_from_dict(data: dict[str, Any], path: str | os.PathLike | None = No
     """Validate an overview (the parsed TOML); see the module docstring."""
     from simlib.core.runner import MAX_GAMES, _check_int
     from simlib.core.stats import _check_precision
-    from simlib.experiment import Experiment, experiment_from_dict
+    from simlib.experiment import Experiment, _under_cwd, experiment_from_dict
 
     src = str(path) if path is not None else "overview"
 
@@ -124,9 +124,13 @@ def overview_from_dict(data: dict[str, Any], path: str | os.PathLike | None = No
     studies_raw = data["study"]
     if not isinstance(studies_raw, list) or not studies_raw:
         raise fail("'study' must be one or more [[study]] tables")
-    out = Path(data["out"]) if "out" in data else Path("results") / (
+    out = Path(data["out"]).expanduser() if "out" in data else Path("results") / (
         Path(path).stem if path is not None else "overview"
     )
+    if path is not None and not out.is_absolute():
+        # read from the overview file's own folder, whatever the current folder
+        joined = Path(os.path.normpath(Path(path).expanduser().resolve().parent / out))
+        out = Path(os.path.relpath(joined)) if _under_cwd(joined) else joined
     studies: list[Experiment] = []
     seen: set[str] = set()
     for i, raw in enumerate(studies_raw):
@@ -146,10 +150,11 @@ def overview_from_dict(data: dict[str, Any], path: str | os.PathLike | None = No
         seen.add(game)
         exp = experiment_from_dict(
             {**raw, "games": games, "seed": seed, "precision": precision,
-             "out": str(out / game)},
+             "out": str((out / game).resolve())},
             path=f"{src} [study {game}]",
         )
         assert isinstance(exp, Experiment)
+        exp.out = out / game
         exp.path = Path(path) if path is not None else None
         studies.append(exp)
     cells = sum(len(s.cells) for s in studies)

@@ -280,3 +280,27 @@ def test_every_game_report_options_name_real_columns(name, tmp_path):
     text = path.read_text(encoding="utf-8")
     assert "<h2>When games end</h2>" in text
     assert ("<h2>What causes it</h2>" in text) == bool(opts["causes"])
+
+
+def test_paths_in_an_experiment_file_are_read_from_its_folder(tmp_path, monkeypatch):
+    from toygame import register_data_toy
+
+    register_data_toy()
+    study = tmp_path / "study"
+    study.mkdir()
+    (study / "mine.toml").write_text("p = 0.9\n", encoding="utf-8")
+    path = study / "e.toml"
+    path.write_text(
+        'game = "toy_data"\ngames = 200\nseed = 1\nout = "res"\n'
+        '[grid]\ndata = ["default", "mine.toml"]\n', encoding="utf-8"
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the file's folder, not this one, anchors its paths
+    exp = load_experiment(path)
+    assert exp.out == study / "res"
+    assert [c.plan.values["data"] for c in exp.cells] == ["default", str(study / "mine.toml")]
+    monkeypatch.chdir(tmp_path)  # under the current folder: shown relative to it
+    exp = load_experiment(Path("study") / "e.toml")
+    assert exp.out == Path("study/res")
+    assert exp.cells[1].plan.values["data"] == "study/mine.toml"
