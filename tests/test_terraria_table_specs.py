@@ -144,7 +144,7 @@ class StandIn(Game):
 
 def _experiment_file(out: Path) -> dict:
     data = tomllib.loads(EXPERIMENT.read_text(encoding="utf-8"))
-    assert data["out"] == "results/terraria_combat"
+    assert data["out"] == "../results/terraria_combat"  # read from the file's own folder
     return {**data, "out": str(out)}
 
 
