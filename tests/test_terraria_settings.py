@@ -62,6 +62,30 @@ def test_enchanted_sundial_only_changes_time_tokens():
     }
 
 
+def test_combined_modes_keep_each_variants_changes():
+    # TR-438 (open; our reading): variants played together each keep their own changes
+    std = effective(resolve("hard"))
+    both = effective(resolve("hard", {"mode": "lucky_horseshoe+enchanted_sundial"}))
+    assert both["time_limit_tokens"] == 5 and not both["fall_damage"]
+    assert {k: v for k, v in both.items() if k not in ("time_limit_tokens", "fall_damage")} == {
+        k: v for k, v in std.items() if k not in ("time_limit_tokens", "fall_damage")
+    }
+    journey = effective(resolve("hard", {"mode": "journey"}))
+    assert effective(resolve("hard", {"mode": "journey+lucky_horseshoe"})) == journey
+    dial_journey = effective(
+        resolve("hard", {"mode": "journey+enchanted_sundial", "time_limit_tokens": 6})
+    )
+    assert dial_journey == {**journey, "time_limit_tokens": 6}
+
+
+def test_journey_with_the_sundial_needs_a_token_count():
+    # their printed counts (9 and 5) conflict: refused unless the count is given (TR-438)
+    with pytest.raises(SimlibInputError, match="conflicting token counts .* time_limit_tokens"):
+        resolve("easy", {"mode": "journey+enchanted_sundial"})
+    with pytest.raises(SimlibInputError, match="setting 'mode'"):
+        resolve("easy", {"mode": "enchanted_sundial+journey"})  # one name per combination
+
+
 def test_explicit_counts_override_the_mode():
     eff = effective(
         resolve(
@@ -114,5 +138,7 @@ def test_settings_are_documented():
         "tombstones_per_player",
         "data",
     } <= names
-    assert ts.MODES == ("standard", "journey", "lucky_horseshoe", "enchanted_sundial")
+    assert ts.BASE_MODES == ("journey", "lucky_horseshoe", "enchanted_sundial")
+    assert ts.MODES[:3] == ("standard", "journey", "lucky_horseshoe") and len(ts.MODES) == 8
+    assert "lucky_horseshoe+enchanted_sundial" in ts.MODES
     assert set(ts.PRESETS) == {"easy", "medium", "hard"}

@@ -43,6 +43,7 @@ from simlib.core import dice
 from simlib.core.game import TableOption, TableSpec
 from simlib.errors import SimlibInputError
 from simlib.games.terraria.content import load_content
+from simlib.games.terraria.settings import MODES, mode_parts
 
 __all__ = [
     "MODES",
@@ -56,7 +57,6 @@ __all__ = [
     "main",
 ]
 
-MODES = ("standard", "journey", "lucky_horseshoe", "enchanted_sundial")
 # Rulebook, Modifying Game Length and Difficulty: Journey Mode "Players ignore fall
 # damage"; Lucky Horseshoe Mode: "Players ignore fall damage" (TR-435, TR-436).
 NO_FALL_DAMAGE_MODES = ("journey", "lucky_horseshoe")
@@ -101,7 +101,7 @@ def fall_damage_chance(
     if not isinstance(cobweb, (bool, np.bool_)):
         raise SimlibInputError(f"cobweb must be true or false, got {cobweb!r}")
     p = dice.fall_damage_probability(defense, squares)  # validates defense and squares
-    if cobweb or mode in NO_FALL_DAMAGE_MODES:
+    if cobweb or set(mode_parts(mode)) & set(NO_FALL_DAMAGE_MODES):
         return 0.0
     return p
 

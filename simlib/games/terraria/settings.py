@@ -17,6 +17,8 @@ from simlib.errors import SimlibInputError
 
 __all__ = [
     "MODES",
+    "BASE_MODES",
+    "mode_parts",
     "EVIL_CHOICES",
     "MOB_DEBUFFS",
     "SETTINGS",
@@ -29,7 +31,15 @@ __all__ = [
     "resolve",
 ]
 
-MODES = ("standard", "journey", "lucky_horseshoe", "enchanted_sundial")
+#: The printed variants, in the rulebook's order.
+BASE_MODES = ("journey", "lucky_horseshoe", "enchanted_sundial")
+#: ``mode`` values: standard, one variant, or variants played together joined by "+" in
+#: the rulebook's order (TR-438, open: "every mode works with every difficulty"; we read
+#: the variants as combinable too, each keeping its own changes).
+MODES = ("standard",) + tuple(
+    "+".join(m for k, m in enumerate(BASE_MODES) if mask >> k & 1)
+    for mask in range(1, 2 ** len(BASE_MODES))
+)
 EVIL_CHOICES = ("random", "corruption", "crimson")
 MOB_DEBUFFS = ("leader", "each_die")  # the ``mob_debuff`` reading (TR-342 with TR-346)
 MAX_PLAYERS = 4  # rulebook, Components: 4 character boards and pieces (TR-011, TR-027)
@@ -54,7 +64,8 @@ SETTINGS = (
         "standard",
         "rulebook variant: journey (no tombstones, 9 time "
         "tokens, iron tools, 2 ropes, no fall damage), lucky_horseshoe (no fall damage), "
-        "enchanted_sundial (5 time tokens)",
+        "enchanted_sundial (5 time tokens), or several joined by '+' in this order "
+        "(TR-438; journey+enchanted_sundial needs time_limit_tokens, their counts conflict)",
         choices=MODES,
     ),
     Setting(
@@ -124,8 +135,13 @@ def validate(values: dict[str, Any]) -> None:
 
     Raises ``SimlibInputError`` with one line naming the setting and what is allowed.
     """
-    mode = values["mode"]
-    if mode == "journey" and values["tombstones_per_player"] is not None:
+    parts = mode_parts(values["mode"])
+    if "journey" in parts and "enchanted_sundial" in parts and values["time_limit_tokens"] is None:
+        raise SimlibInputError(
+            "setting 'mode': journey (9 time tokens) and enchanted_sundial (5) set conflicting "
+            "token counts (TR-438); give time_limit_tokens too, e.g. --set time_limit_tokens=7"
+        )
+    if "journey" in parts and values["tombstones_per_player"] is not None:
         raise SimlibInputError(
             "setting 'tombstones_per_player': journey mode uses no tombstone tokens "
             "(respawns are infinite); leave it unset or choose another mode"
@@ -145,6 +161,11 @@ def validate(values: dict[str, Any]) -> None:
     load_world(path)
 
 
+def mode_parts(mode: str) -> tuple[str, ...]:
+    """The variants a ``mode`` value plays (``()`` for standard)."""
+    return () if mode == "standard" else tuple(mode.split("+"))
+
+
 def effective(values: dict[str, Any]) -> dict[str, Any]:
     """The numbers the engine uses, with the mode's derived defaults filled in.
 
@@ -152,11 +173,14 @@ def effective(values: dict[str, Any]) -> dict[str, Any]:
     unlimited), ``fall_damage`` (bool), ``iron_tools`` (bool), ``start_ropes`` (per player),
     ``chains_needed``, ``players``.
     """
-    mode = values["mode"]
+    parts = mode_parts(values["mode"])
     time_tokens = values["time_limit_tokens"]
     if time_tokens is None:
-        time_tokens = _MODE_TIME_TOKENS[mode]
-    journey = mode == "journey"
+        # one variant sets the count at most (validate refuses journey with the sundial)
+        base = _MODE_TIME_TOKENS["standard"]
+        counts = [_MODE_TIME_TOKENS[m] for m in parts if _MODE_TIME_TOKENS[m] != base]
+        time_tokens = counts[0] if counts else base
+    journey = "journey" in parts
     per_player = values["tombstones_per_player"]
     if journey:
         tombstones = -1  # TR-430: "Do not use tombstone tokens (respawns are infinite)"
@@ -165,7 +189,7 @@ def effective(values: dict[str, Any]) -> dict[str, Any]:
     return {
         "time_limit_tokens": int(time_tokens),
         "tombstones": int(tombstones),
-        "fall_damage": mode not in ("journey", "lucky_horseshoe"),  # TR-435, TR-436
+        "fall_damage": not (journey or "lucky_horseshoe" in parts),  # TR-435, TR-436
         "iron_tools": journey,  # TR-432
         "start_ropes": 2 if journey else 0,  # TR-434
         "chains_needed": int(values["chains_needed"]),
