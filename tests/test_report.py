@@ -440,11 +440,12 @@ META = {
 
 
 def _build(df, path, **kw):
+    meta = kw.pop("meta", META)
     return html.build_report(
         df,
         path,
         title="Sub Terra <presets> & bots",
-        meta=META,
+        meta=meta,
         group_by=["preset", "bot"],
         sweep_params=["cavers"],
         outcomes=OUTCOMES,
@@ -534,3 +535,17 @@ def test_report_options_from_a_game_spec():
     assert bare["time_column"] == "rounds" and bare["causes"] == ()
     assert "remaining_label" not in bare
     assert report_options(None) == {}
+
+
+def test_report_puts_the_answer_first_and_flags_an_unfinished_study(df, tmp_path):
+    page = _build(df, tmp_path / "r.html").read_text(encoding="utf-8")
+    # headline first: the summary comes before how to reproduce it
+    assert page.index("<h2>Summary</h2>") < page.index("<h2>How to reproduce</h2>")
+    assert 'class="banner"' not in page
+    assert '<div class="scroll"><table>' in page  # wide tables scroll, not the page
+    partial = _build(df, tmp_path / "p.html", meta={"game": "subterra", "complete": False,
+                                                      "games": 9000, "games_present": 3000,
+                                                      "cells_present": 1, "cells_total": 3})
+    text = partial.read_text(encoding="utf-8")
+    assert "<strong>Incomplete:</strong> 1 of 3 cells started, 3,000 of 9,000 games" in text
+    assert text.index('class="banner"') < text.index("<h2>Summary</h2>")

@@ -77,6 +77,9 @@ dl.meta dd { margin: 0; }
 pre { background: #f6f6f6; padding: .6rem; overflow-x: auto; font-size: .85rem; }
 img.chart { max-width: 100%; height: auto; display: block; margin: .6rem 0; }
 p.note { color: #555; font-size: .9rem; }
+p.banner { background: #fff3cd; border: 1px solid #e0c36c; padding: .5rem .8rem; }
+div.scroll { overflow-x: auto; max-width: 100%; }
+td.num { white-space: nowrap; }
 """
 
 
@@ -95,7 +98,10 @@ def _table_html(formatted: pd.DataFrame, label_columns: Sequence[Hashable] = ())
             for c, v in zip(formatted.columns, row, strict=True)
         )
         body.append(f"<tr>{cells}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return (
+        f'<div class="scroll"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
 
 
 def _chart_html(draw: Callable[[Any], Any], alt: str, figsize=(7.5, 4.5)) -> str:
@@ -159,12 +165,12 @@ def _render(
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
+        *_incomplete_html(meta),
         f'<p class="note">{len(df):,} playthroughs. Intervals are 95% Wilson score '
-        "intervals on the win rate.</p>",
-        f"<h2>{_e(SECTIONS[0])}</h2>",
-        _meta_html(meta),
-        *_readings_html(readings, df),
+        "intervals on the win rate. How to reproduce these games is at the end.</p>",
     ]
+    # headline first: the answer, then charts and details; how to reproduce it last
+    reproduce = [f"<h2>{_e(SECTIONS[0])}</h2>", _meta_html(meta), *_readings_html(readings, df)]
 
     summ = tables.summary(df, by=by, outcomes=outcomes, anytime_prior=anytime_prior)
     out += [f"<h2>{_e(SECTIONS[1])}</h2>", _table_html(tables.format_table(summ), group_by)]
@@ -266,8 +272,27 @@ def _render(
 
     if ladder is not None:
         out += _ladder_html(ladder)
+    out += reproduce
     out.append("</body></html>")
     return "\n".join(out)
+
+
+def _incomplete_html(meta: Mapping[str, Any]) -> list[str]:
+    """A banner over a report of a study that has not finished (or nothing)."""
+    if meta.get("complete", True):
+        return []
+    games, present = meta.get("games"), meta.get("games_present")
+    cells = (
+        f"{meta['cells_present']} of {meta['cells_total']} cells started, "
+        if "cells_total" in meta
+        else ""
+    )
+    held = f"{present:,} of {games:,} games" if isinstance(games, int) and isinstance(
+        present, int) else "some games"
+    return [
+        f'<p class="banner"><strong>Incomplete:</strong> {_e(cells)}{_e(held)}. Run the same '
+        "command again to finish it; figures below are from the games played so far.</p>"
+    ]
 
 
 def _effects_html(df: pd.DataFrame, factors: Sequence[Hashable]) -> list[str]:
