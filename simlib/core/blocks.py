@@ -10,14 +10,9 @@ exits after the running blocks, not after the rest of its chunk.
 Why not ``prange`` in a ``parallel=True`` kernel: the rows are the same, game for game
 (each game's random stream depends on the seed and its index only; checked on every
 registered game), but numba compiles a parallel kernel with its own copy of the whole game
-and threading glue. Measured on 2026-11-30: Sub Terra's cold compile
-(``benchmarks/bench_subterra.py --quick``, quiet machine) took 39 s with ``prange`` and
-30 s with serial blocks; Terraria's took 145 s of CPU with ``prange`` and 124 s with
-serial blocks (a fresh process running ten games, busy machine). The games per second
-did not change (Sub Terra 2,731 and 5,493 on 1 and 2 threads before, 2,876 and 5,579
-after). Python threads also need no threading layer, so none can spin between batches;
-nogil kernels run on both cores (two threads were busy 1.99 of every wall-clock second on
-a 4,000-game Sub Terra batch).
+and threading glue, which costs compile time and gains no games per second
+(``benchmarks/bench_subterra.py`` prints both). Python threads also need no threading
+layer, so none can spin between batches; nogil kernels run on every core.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ a callee once more for every constant it is passed (``damage_nb(..., CAUSE_GAS)`
 a constant before a loop compiles its callees twice). Signed integers narrower than 64
 bits are passed on as int64 for the same reason: a callee handed a square's row read from
 an ``int16`` array in one place and a computed ``int64`` in another was compiled for both
-(Terraria compiled 323 kernels, 86 of them such copies; now 237, and its cold compile
-fell from 122 to 90 s; records unchanged). Numba's arithmetic widens them anyway
+(a game's kernels were compiled again for each such pair of types; records are the same
+either way). Numba's arithmetic widens them anyway
 (``int16 + int16`` is int64), so results are the same. A kernel that needs a literal
 argument still gets one: if the plain types do not compile, the literal ones are used.
 
@@ -28,13 +28,10 @@ a StructRef's fields (``st.grid``) too: numba's reader asks the counting runtime
 struct's payload and refuses to compile without it, so :func:`_borrowed_data_pointer`
 loads the payload pointer from the struct's MemInfo itself where counting is off. It
 must not assign a field (the counts of the old and new value would be skipped;
-``tests/test_jit.py`` checks that none does). With that, 178 more of Terraria's kernels
-(every one that reads ``st`` / ``tab`` and neither allocates nor returns an array) borrow:
-counting fell from 13% of its time to under 0.1% (perf), games/s rose 11% on one thread
-and 20% on two (both threads had been counting the same shared tables' arrays), records
-unchanged.
-Every other kernel states ``_nrt=True`` outright, so that it never inherits the setting
-from whichever kernel happened to compile it first.
+``tests/test_jit.py`` checks that none does). Every kernel that reads ``st`` / ``tab`` and
+neither allocates nor returns an array borrows this way. Every other kernel states
+``_nrt=True`` outright, so that it never inherits the setting from whichever kernel
+happened to compile it first.
 
 Each kernel is two numba dispatchers of the same code (:class:`Kernel`). Python calls
 ``outer``, compiled as numba compiles any kernel, when Python first calls it: a game's
@@ -67,12 +64,9 @@ link-only library (without :data:`LINK_ONLY` it is not set: the same code, not i
 a kernel Python calls directly compiles as any other. It is not numba's own
 ``inline="always"``, which inlines numba IR before typing and costs compile time at every
 call site. Records are unchanged (inlining changes no arithmetic: ``fastmath`` is off).
-Measured 2026-12-01, Terraria, two processes of 400 games at once, one per CPU, the CPUs
-swapped each round (this machine's two vCPUs differ by about 15%): games/s +6.6% over 6
-rounds (geometric mean of the paired ratios; median +8.3%), +12.6% over 8 in an earlier
-run. Raising LLVM's inline
-threshold for every kernel instead gave +5% at 1,000 and a third less speed at 10,000;
-Sub Terra gained nothing from it (its time is in the work of its searches, not in calls).
+The gain is measured by ``benchmarks/bench_terraria.py`` (games/s with and without the
+mark); raising LLVM's inline threshold for every kernel instead helped less and slowed
+larger kernels.
 
 The on-disk cache is kept per version of simlib's source. Numba checks a cached kernel
 against its own file only: after an edit to ``bots.py``, a kernel in ``play.py`` that calls

@@ -1146,7 +1146,7 @@ def write_record_nb(tl, cv, gs, rec, game_index):
             rec["leave_round"][c] = -2
 
 
-@njit(inline="always")  # one level less to link and emit again (cold compile about -4 s)
+@njit(inline="always")  # one level less to link and emit again (a shorter cold compile)
 def play_one_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params, bot_id, bp, seed,
                 game_index, rec, rng):
     """Play game ``game_index`` of run ``seed`` on preallocated state; fill ``rec``.

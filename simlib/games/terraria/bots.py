@@ -32,9 +32,8 @@ Every bot plays the same turn loop with its own weights (``bp``, a float64 vecto
    at the goal the next one is the best square beyond it on the same search's tree (priced
    by the cost beyond it), and a new search is made only when nothing there is worth
    going to, or an action fails or ends elsewhere. The search does not count the bot's
-   own piece as holding anything up (it leaves its square when it steps): until
-   2026-12-01 it did, planned a step straight up into open air, fell back and spent its
-   action points doing it again (what that cost: the note above ``BOTS``).
+   own piece as holding anything up (it leaves its square when it steps; counting it
+   planned steps straight up into open air, a fall back, and the same plan again).
    Before digging a resource it has no room for, the bot counts on a teammate with room
    (what a player has no room for goes to teammates first, ``life.team_gain_nb``), else
    passes a slot's units to teammates with room for them, and only then gives up a type
@@ -191,19 +190,8 @@ assert BP.N <= MAX_WEIGHTS  # noqa: S101 - the weights live in st.wts
 FALL_SAFE = 6.0
 
 # name -> (id, defaults in PARAM_NAMES order, description)
-# The search budget is 10 action points, not 12: the path search is a third of a game's time
-# and a bound of 10 plays 16% more games a second. Measured 2026-11-30, 2 players, paired by
-# seed (simlib.compare, 8,000-10,000 games a cell): the win rate moved by at most 0.8 points
-# (builder, Hard: -0.8 [-1.5, -0.1] with seed 21, -0.2 [-0.8, +0.4] with seed 77), and by
-# less than 0.5 points, none of them significant, for explorer and fighter on Medium and Hard.
-# 2026-12-01 the walk changed (module docstring, step 4): the search no longer counts the
-# bot's own piece as support, a step is checked against the square the search landed on, and
-# a reached goal's successor is taken beyond it on the same tree. Win rates, 2 players, the
-# same 4,000 games a cell (seed 11), Easy / Medium / Hard, before -> after: builder 96.9 /
-# 93.9 / 82.0 -> 99.9 / 98.7 / 90.2; explorer 96.4 / 93.3 / 78.5 -> 99.9 / 99.1 / 87.3;
-# fighter 96.9 / 94.3 / 79.8 -> 99.7 / 98.6 / 87.9. Path searches per game (Medium, 15 games)
-# 72 -> 30. Going on beyond a reached goal alone: Hard +2.1 to +2.5 points for every bot
-# (exact McNemar z 3.4 to 4.1), Easy and Medium within noise.
+# The search budget is 10 action points, not 12: the path search is a large share of a
+# game's time, and the smaller bound moved the win rates within noise (paired by seed).
 BOTS = {
     "explorer": (
         0,
