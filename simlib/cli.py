@@ -379,6 +379,10 @@ def _run_options(args) -> dict[str, Any]:
 def _cmd_run(args, state) -> int:
     from simlib.core.runner import run
 
+    if args.save and not args.out:
+        import time
+
+        args.out = str(Path("results") / f"{args.game}-{time.strftime('%Y%m%d-%H%M%S')}")
     state["out"] = args.out
     if args.precision is not None:
         args.precision = _precision(args.precision)
@@ -899,6 +903,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("run", help="run playthroughs and print the summary")
     _add_run_options(p)
     _add_format_option(p)
+    p.add_argument(
+        "--save",
+        action="store_true",
+        help="keep the results: in --out, or by default in results/GAME-YYYYMMDD-HHMMSS",
+    )
     p.add_argument(
         "--precision",
         type=str,

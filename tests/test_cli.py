@@ -416,3 +416,15 @@ def test_experiment_games_and_out_override_the_file(tmp_path, capsys):
     assert len(res.df) == 400
     record = (trial / "experiment.json").read_text(encoding="utf-8")
     assert f"--games 200 --out {trial}" in record  # the reproduce command says it
+
+
+def test_run_save_keeps_the_results_in_a_dated_folder(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "run", "toy", "--games", "200", "--save", "--no-progress")
+    assert code == 0, err
+    (folder,) = (tmp_path / "results").iterdir()
+    assert folder.name.startswith("toy-") and len(folder.name) == len("toy-20261203-074500")
+    assert f"results saved in {Path('results') / folder.name}" in out
+    from simlib.core.results import Results
+
+    assert len(Results.load(folder)) == 200
