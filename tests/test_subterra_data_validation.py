@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from datafile_helpers import assert_refused_in_one_line
 
 from simlib.cli import main
 from simlib.errors import SimlibInputError
@@ -65,14 +66,9 @@ CASES = [
 
 @pytest.mark.parametrize(("body", "fragments"), CASES, ids=[c[1][0] for c in CASES])
 def test_bad_value_is_one_line_naming_file_and_key(tmp_path, body, fragments):
-    path = tmp_path / "bad.toml"
-    path.write_text(body)
-    with pytest.raises(SimlibInputError) as err:
-        GAME.resolve("normal", {"data": str(path)})
-    message = str(err.value)
-    assert "\n" not in message and f"data file '{path}'" in message, message
-    for fragment in fragments:
-        assert fragment in message, message
+    assert_refused_in_one_line(
+        lambda path: GAME.resolve("normal", {"data": path}), tmp_path / "bad.toml", body, fragments
+    )
 
 
 def test_good_override_passes(tmp_path):

@@ -342,24 +342,6 @@ def iter_chunk_frames(
         yield normalize_frame(frame, outcomes)
 
 
-def read_chunk_frames(
-    folder: Path,
-    games: int,
-    outcomes: Sequence[str] | None,
-    chunks: Sequence[tuple[int, int, Path]] | None = None,
-    *,
-    damaged: list[DamagedChunk] | None = None,
-    columns: Sequence[str] | None = None,
-    first: int = 0,
-) -> list[pd.DataFrame]:
-    """Read the chunk frames of a run folder (:func:`iter_chunk_frames`) into a list."""
-    return list(
-        iter_chunk_frames(
-            folder, games, outcomes, chunks, damaged=damaged, columns=columns, first=first
-        )
-    )
-
-
 def run_meta(cfg: dict, games: int, games_present: int, out: str | None) -> dict:
     """Build a single run's ``meta`` from its configuration."""
     return {
@@ -453,8 +435,8 @@ class Results:
             assert self.source is not None
             cfg = read_run_config(self.source)
             outcomes = cfg.get("outcomes")
-            frames = read_chunk_frames(
-                self.source, cfg["games"], outcomes, columns=self._columns
+            frames = list(
+                iter_chunk_frames(self.source, cfg["games"], outcomes, columns=self._columns)
             )
             self._df = sort_games(concat_frames(frames, outcomes))
         return self._df
@@ -742,7 +724,7 @@ class Results:
             held = sum(max(0, min(b, last) - max(a, first)) for a, b in present)
             meta = run_meta(cfg, games, held, str(folder))
             return cls(None, meta, source=folder, columns=columns)
-        frames = read_chunk_frames(folder, last, outcomes, columns=columns, first=first)
+        frames = list(iter_chunk_frames(folder, last, outcomes, columns=columns, first=first))
         df = sort_games(concat_frames(frames, outcomes))
         meta = run_meta(cfg, games, len(df), str(folder))
         if window is not None:

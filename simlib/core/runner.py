@@ -59,7 +59,6 @@ from simlib.core.results import (
     missing_ranges,
     normalize_frame,
     present_ranges,
-    read_chunk_frames,
     read_run_config,
     run_meta,
     set_damaged_aside,
@@ -1146,8 +1145,10 @@ def _execute(
         assert folder is not None
         damaged: list[DamagedChunk] = []
         if keep_df:
-            old_frames = read_chunk_frames(
-                folder, games, plan.game.outcomes, chunks_on_disk, damaged=damaged
+            old_frames = list(
+                iter_chunk_frames(
+                    folder, games, plan.game.outcomes, chunks_on_disk, damaged=damaged
+                )
             )
         else:  # checked one at a time (two columns), not kept
             for _ in iter_chunk_frames(
