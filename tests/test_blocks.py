@@ -82,8 +82,12 @@ def test_ctrl_c_stops_after_the_running_blocks():
     # reacts within one 0.2 s join, so about 2 * 0.2 / 0.02 = 20 more blocks at most start
     # even on a slow machine; the bound of 100 leaves five times that.
     import _thread
+    import signal
     import time
 
+    # a background job (as CI may run) starts with SIGINT ignored, and then
+    # interrupt_main() does nothing: give the test Python's own Ctrl-C handler
+    old_handler = signal.signal(signal.SIGINT, signal.default_int_handler)
     played = []
 
     def play(lo, hi):
@@ -92,8 +96,11 @@ def test_ctrl_c_stops_after_the_running_blocks():
             _thread.interrupt_main()
         time.sleep(0.02)
 
-    with pytest.raises(KeyboardInterrupt):
-        run_blocks(play, 400, 1, threads=2)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_blocks(play, 400, 1, threads=2)
+    finally:
+        signal.signal(signal.SIGINT, old_handler)
     after = len(played)
     time.sleep(1.5)  # no block may still be running or start after the return
     assert len(played) == after

@@ -662,6 +662,7 @@ def test_cold_cache_detection_and_the_compiling_line(tmp_path, monkeypatch, caps
 
     monkeypatch.setattr(jit, "CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(numba.config, "DISABLE_JIT", False)
+    monkeypatch.delenv("SIMLIB_PROGRESS", raising=False)  # CI sets it to 0 (quiet)
     assert jit.cache_is_cold("simlib.games.subterra")
     (tmp_path / "terraria_1f2e").mkdir()
     (tmp_path / "terraria_1f2e" / "engine.play-10.py311.nbi").write_bytes(b"")
