@@ -330,6 +330,29 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def _steps_chart(steps: pd.DataFrame) -> list[str]:
+    """Each game's steps as points with their anytime intervals, one panel per game."""
+    from simlib.report import charts, html
+
+    games = list(dict.fromkeys(steps["game"]))
+    ncols = min(4, len(games))
+    nrows = -(-len(games) // ncols)
+
+    def fill(fig: Any) -> None:
+        def panel(ax: Any, game: Any) -> None:
+            charts.step_intervals(steps[steps["game"] == game], x="step", ax=ax,
+                                  lo="anytime_lo", hi="anytime_hi", ci_label="95% anytime CI")
+
+        charts.small_multiples(fig, games, panel, ncols=ncols, sharex=False, sharey=False,
+                               title="Win rate at each step (95% anytime intervals)")
+
+    return [
+        "<h2>Win rate at each step</h2>",
+        html.figure_img(fill, alt="win rate at each step, one panel per game",
+                        figsize=(min(11.0, 2.7 * ncols + 0.6), 3.2 * nrows + 0.6)),
+    ]
+
+
 def _report(ov: Overview, t: dict[str, pd.DataFrame]) -> str:
     e = _html.escape
     steps, diffs, assume = t["steps"], t["differences"], t["assumptions"]
@@ -339,7 +362,8 @@ def _report(ov: Overview, t: dict[str, pd.DataFrame]) -> str:
         "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
         "table{border-collapse:collapse;margin:0.5em 0 1.5em}td,th{border:1px solid #ccc;"
         "padding:3px 8px;text-align:right}td:first-child,th:first-child{text-align:left}"
-        ".note{color:#555}</style></head><body>",
+        ".note{color:#555}img.chart{max-width:100%;height:auto;display:block}"
+        "</style></head><body>",
         f"<h1>{e(ov.title)}</h1>",
         f"<p class='note'>{e(ov.description)}</p>" if ov.description else "",
         f"<p class='note'>Each step played games 0, 1, 2, ... of seed {ov.seed} until its win "
@@ -363,6 +387,7 @@ def _report(ov: Overview, t: dict[str, pd.DataFrame]) -> str:
                 f"{_pct(r['anytime_hi'])}]</td><td>{e(r['stopped'])}</td></tr>"
             )
         out.append("</table>")
+    out += _steps_chart(steps)
     out.append("<h2>Paired differences between consecutive steps</h2>")
     out.append("<table><tr><th>game</th><th>from</th><th>to</th><th>paired games</th>"
                "<th>difference (to - from)</th><th>95% anytime CI</th><th>discordant games</th>"

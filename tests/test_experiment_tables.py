@@ -30,6 +30,7 @@ from simlib.experiment import (
 )
 from simlib.games.registry import register
 from simlib.report import html, tables
+from simlib.report.tables import column_label
 
 register_toy()
 
@@ -247,8 +248,12 @@ def test_run_writes_table_definition_and_report(tmp_path):
     assert "<h2>How to reproduce</h2>" in page and "<h2>Table</h2>" in page
     assert "4 rows." in page
     assert "<script" not in page and "http" not in page  # self-contained
-    head = "".join(f"<th>{c}</th>" for c in df.columns)
-    assert head in page
+    # value columns get a reader's label with the column's own name on hover
+    head = "".join(
+        f"<th>{c}</th>" if column_label(c) == c else f'<th title="{c}">{column_label(c)}</th>'
+        for c in df.columns
+    )
+    assert head in page and '<th title="max_rounds">max rounds</th>' in page
     for row in df.itertuples(index=False):
         cells = (
             f'<td class="num">{row.p:.4f}</td><td class="num">{row.max_rounds}</td>'

@@ -38,7 +38,15 @@ __all__ = [
     "tornado",
     "effects_chart",
     "fig_to_png_bytes",
+    "line_colors",
+    "fit_rate_ylim",
+    "small_multiples",
+    "step_intervals",
+    "MAX_LINES",
 ]
+
+#: Most lines one panel of a line chart draws; a report shows a table instead of more.
+MAX_LINES = 10
 
 #: Leave-round sentinel: the unit never left play (still in play at the end).
 NEVER_LEFT = -1
@@ -64,9 +72,119 @@ def _names(cols: Sequence[Hashable]) -> str:
     return " / ".join(map(str, cols))
 
 
-def _percent_y(ax) -> None:
-    ax.set_ylim(0.0, 1.0)
-    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+def _percent_y(ax, ylim=(0.0, 1.0)) -> None:
+    ax.set_ylim(*ylim)
+    span = ylim[1] - ylim[0]
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0 if span >= 0.1 else 1))
+
+
+def line_colors(n: int) -> list:
+    """``n`` colours, none repeated: tab10 up to 10, tab20 up to 20, else spaced on turbo."""
+    from matplotlib import colormaps
+
+    if n <= 10:
+        return [colormaps["tab10"](i) for i in range(n)]
+    if n <= 20:
+        return [colormaps["tab20"](i) for i in range(n)]
+    return [colormaps["turbo"](v) for v in np.linspace(0.05, 0.95, n)]
+
+
+def fit_rate_ylim(lo, hi, pad: float = 0.08, least: float = 0.05) -> tuple[float, float]:
+    """A win-rate axis that holds every interval band ``[lo, hi]``, padded, inside [0, 1].
+
+    The range is at least ``least`` wide (so a flat curve is not magnified into noise);
+    ``pad`` is the share of the span added above and below.
+    """
+    lo = np.asarray(lo, dtype=float)
+    hi = np.asarray(hi, dtype=float)
+    finite = np.concatenate([lo[np.isfinite(lo)], hi[np.isfinite(hi)]])
+    if not finite.size:
+        return (0.0, 1.0)
+    a, b = float(finite.min()), float(finite.max())
+    if b - a < least:
+        mid = (a + b) / 2
+        a, b = mid - least / 2, mid + least / 2
+    span = b - a
+    a, b = a - pad * span, b + pad * span
+    if a < 0.0:
+        a, b = 0.0, min(1.0, b - a)
+    if b > 1.0:
+        a, b = max(0.0, a - (b - 1.0)), 1.0
+    return (a, b)
+
+
+def _legend_outside(ax, title=None) -> None:
+    """The axes' legend to the right of the plot, so it never covers or squeezes it."""
+    ax.legend(title=title, fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              borderaxespad=0.0)
+
+
+def _color_of(colors, name, g, n):
+    """Colour of line ``g`` (named ``name``) of ``n``: from ``colors`` or non-repeating."""
+    if isinstance(colors, Mapping) and name in colors:
+        return colors[name]
+    return line_colors(n)[g]
+
+
+def small_multiples(fig, levels, draw, *, ncols: int = 3, title=None, legend_title=None,
+                    sharex: bool = True, sharey: bool = True):
+    """One panel per level, in a grid on ``fig``, with one legend outside the panels.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The (empty) figure to fill; ``layout="constrained"`` keeps the legend outside.
+    levels : sequence
+        One panel per level, in order.
+    draw : callable
+        ``draw(ax, level)`` draws one panel (with ``legend=False``).
+    ncols : int, default 3
+        Panels per row.
+    title : str, optional
+        The figure's title (each panel is titled with its level).
+    legend_title : str, optional
+        Title of the shared legend (the lines' grouping), drawn right of the panels from
+        the labels of every panel (each once).
+    sharex, sharey : bool, default True
+        One x (y) axis for all panels, so their positions (heights) compare.
+
+    Returns
+    -------
+    list of matplotlib.axes.Axes
+        The panels, one per level.
+
+    """
+    levels = list(levels)
+    ncols = max(1, min(ncols, len(levels)))
+    nrows = -(-len(levels) // ncols)
+    grid = fig.subplots(nrows, ncols, sharex=sharex, sharey=sharey, squeeze=False)
+    panels = []
+    for i, level in enumerate(levels):
+        ax = grid[i // ncols][i % ncols]
+        draw(ax, level)
+        ax.set_title(str(level), fontsize="medium")
+        if i % ncols:  # the row's first panel names the y axis
+            ax.set_ylabel("")
+        if i + ncols < len(levels):
+            if sharex:
+                ax.set_xlabel("")
+        else:  # the lowest panel of its column shows the x axis, even above an empty slot
+            ax.xaxis.set_tick_params(labelbottom=True)
+        panels.append(ax)
+    for ax in grid.flat[len(levels):]:
+        ax.set_visible(False)
+    handles, labels = [], []
+    for ax in panels:
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            if lab not in labels and not lab.startswith("_"):
+                handles.append(h)
+                labels.append(lab)
+    if labels:
+        fig.legend(handles, labels, title=legend_title, fontsize="small",
+                   loc="outside right upper")
+    if title:
+        fig.suptitle(title)
+    return panels
 
 
 def _outcome_color(colors, name, j):
@@ -76,7 +194,8 @@ def _outcome_color(colors, name, j):
     return list(colors)[j] if colors is not None else None
 
 
-def difficulty_curve(summary, x, hue=None, ax=None, label=None, **style):
+def difficulty_curve(summary, x, hue=None, ax=None, label=None, *, colors=None, legend=True,
+                     ylim=None, **style):
     """Plot win rate against a swept setting, with a shaded confidence band.
 
     Parameters
@@ -94,6 +213,13 @@ def difficulty_curve(summary, x, hue=None, ax=None, label=None, **style):
         Axes to draw on; a new figure is made if omitted.
     label : str, optional
         Legend label of the single line when ``hue`` is None (for overlaying calls).
+    colors : mapping, optional
+        Colour per curve label (so small multiples colour a level alike in every panel);
+        other curves take non-repeating colours (:func:`line_colors`).
+    legend : bool, default True
+        Draw the legend (right of the plot); small multiples draw one for all panels.
+    ylim : (float, float), optional
+        The win-rate axis; default: fitted to the interval bands (:func:`fit_rate_ylim`).
 
     **style
         Keywords for matplotlib's ``plot`` (each line), over the chart's
@@ -131,8 +257,11 @@ def difficulty_curve(summary, x, hue=None, ax=None, label=None, **style):
     for g, name in enumerate(names):
         rows = np.flatnonzero(codes == g)
         rows = rows[np.argsort(pos[rows], kind="stable")]
+        color = _color_of(colors, name, g, len(names))
         (line,) = ax.plot(
-            pos[rows], rate[rows], **{"marker": "o", "markersize": 3.5, **style, "label": name}
+            pos[rows],
+            rate[rows],
+            **{"marker": "o", "markersize": 3.5, "color": color, **style, "label": name},
         )
         ax.fill_between(
             pos[rows], lo[rows], hi[rows], color=line.get_color(), alpha=0.2, linewidth=0
@@ -143,20 +272,64 @@ def difficulty_curve(summary, x, hue=None, ax=None, label=None, **style):
         ax.set_xticklabels([str(v) for v in order])
     elif pd.api.types.is_integer_dtype(xvals):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    _percent_y(ax)
+    _percent_y(ax, fit_rate_ylim(lo, hi) if ylim is None else ylim)
     ax.set_xlabel(str(x))
     ax.set_ylabel(f"win rate ({_conf_label(summary)})")
     title = f"Win rate by {x}"
     if hue_cols:
         title += f", one line per {_names(hue_cols)}"
     ax.set_title(f"{title} (band: {_conf_label(summary)})")
-    if hue_cols or label is not None:
-        ax.legend(title=_names(hue_cols) if hue_cols else None, fontsize="small")
+    if legend and (hue_cols or label is not None):
+        _legend_outside(ax, _names(hue_cols) if hue_cols else None)
     ax.grid(True, alpha=0.3)
     return ax
 
 
-def outcome_bars(summary, x, outcomes, ax=None, colors=None, **style):
+def step_intervals(table, x, ax=None, value="win_rate", lo="win_lo", hi="win_hi",
+                   ci_label="95% CI", **style):
+    """Win rate at each step (a row of ``table``, in order) as a point with its interval.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per step with the columns ``x``, ``value``, ``lo`` and ``hi``.
+    x : str
+        The step's label column, placed evenly in the table's order.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; a new figure is made if omitted.
+    value, lo, hi : str
+        The rate and its interval's bounds (shares in [0, 1]).
+    ci_label : str, default "95% CI"
+        What the interval is, for the axis label.
+
+    **style
+        Keywords for matplotlib's ``errorbar``, over the chart's defaults.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The axes drawn on: one point and error bar per row, the axis fitted to the bars.
+
+    """
+    ax = _new_ax(ax)
+    rate = table[value].to_numpy(dtype=float)
+    low = table[lo].to_numpy(dtype=float)
+    high = table[hi].to_numpy(dtype=float)
+    pos = np.arange(len(table))
+    ax.errorbar(pos, rate, yerr=[rate - low, high - rate],
+                **{"fmt": "o", "capsize": 4, "color": line_colors(1)[0], **style})
+    labels = [str(v) for v in table[x]]
+    long = max((len(v) for v in labels), default=0) * len(labels) > 30
+    ax.set_xticks(pos)
+    ax.set_xticklabels(labels, rotation=30 if long else 0, ha="right" if long else "center")
+    ax.set_xlim(-0.5, len(table) - 0.5)
+    _percent_y(ax, fit_rate_ylim(low, high))
+    ax.set_ylabel(f"win rate ({ci_label})")
+    ax.grid(True, axis="y", alpha=0.3)
+    return ax
+
+
+def outcome_bars(summary, x, outcomes, ax=None, colors=None, *, legend=True, **style):
     """Stacked bars of outcome shares per group.
 
     Parameters
@@ -172,6 +345,8 @@ def outcome_bars(summary, x, outcomes, ax=None, colors=None, **style):
         Axes to draw on; a new figure is made if omitted.
     colors : mapping or sequence, optional
         Colour per outcome (dict keyed by outcome, or a list in ``outcomes`` order).
+    legend : bool, default True
+        Draw the legend (right of the plot).
 
     **style
         Keywords for matplotlib's ``bar`` (each outcome's bars), over the chart's
@@ -225,7 +400,8 @@ def outcome_bars(summary, x, outcomes, ax=None, colors=None, **style):
     ax.set_ylabel("share of games")
     ax.set_xlabel(_names(x_cols) if x_cols else "")
     ax.set_title(f"Outcome shares by {_names(x_cols)}" if x_cols else "Outcome shares")
-    ax.legend(title="outcome", fontsize="small", loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    if legend:
+        _legend_outside(ax, "outcome")
     return ax
 
 
@@ -274,7 +450,8 @@ def rounds_histogram(df, by=None, ax=None, column="rounds", **style):
         total = counts[g].sum()
         share = counts[g] / total if total else counts[g].astype(float)
         if by_cols:
-            ax.stairs(share, edges, **{"linewidth": 1.5, **style, "label": name})
+            color = line_colors(len(names))[g]
+            ax.stairs(share, edges, **{"linewidth": 1.5, "color": color, **style, "label": name})
         else:
             ax.stairs(share, edges, **{"fill": True, "alpha": 0.6, **style, "label": name})
     ax.set_xlabel(str(column))
@@ -285,7 +462,7 @@ def rounds_histogram(df, by=None, ax=None, column="rounds", **style):
     title = f"Distribution of {column}"
     if by_cols:
         title += f" by {_names(by_cols)}"
-        ax.legend(title=_names(by_cols), fontsize="small")
+        _legend_outside(ax, _names(by_cols))
     ax.set_title(title + " (share of games)")
     return ax
 
@@ -306,6 +483,8 @@ def end_time_bars(df, column, outcomes=None, ax=None, colors=None, **style):
         Axes to draw on; a new figure is made if omitted.
     colors : mapping or sequence, optional
         Colour per outcome (dict keyed by outcome, or a list in ``outcomes`` order).
+    legend : bool, default True
+        Draw the legend (right of the plot).
 
     **style
         Keywords for matplotlib's ``bar``, over the chart's
@@ -415,7 +594,7 @@ def remaining_by_round_table(df, leave_columns, by=None, max_round=None):
 
 
 def remaining_by_round(df, leave_columns, by=None, ax=None, ylabel="units still in play",
-                       **style):
+                       *, colors=None, legend=True, ylim=None, **style):
     """Plot the mean number of units still in play at each round, one line per group.
 
     Parameters
@@ -430,6 +609,12 @@ def remaining_by_round(df, leave_columns, by=None, ax=None, ylabel="units still 
         Axes to draw on; a new figure is made if omitted.
     ylabel : str, default "units still in play"
         What a unit is, in the game's words (e.g. "cavers still in the cave").
+    colors : mapping, optional
+        Colour per group label; other groups take non-repeating colours.
+    legend : bool, default True
+        Draw the legend (right of the plot).
+    ylim : (float, float), optional
+        The y axis; default from 0 to just above the largest mean.
 
     **style
         Keywords for matplotlib's ``plot`` (each line), over the chart's
@@ -450,15 +635,21 @@ def remaining_by_round(df, leave_columns, by=None, ax=None, ylabel="units still 
     m = table["mean_remaining"].to_numpy(dtype=float)
     for g, name in enumerate(names):
         rows = codes == g
-        ax.plot(r[rows], m[rows], **{"drawstyle": "steps-post", **style, "label": name})
+        color = _color_of(colors, name, g, len(names))
+        ax.plot(r[rows], m[rows],
+                **{"drawstyle": "steps-post", "color": color, **style, "label": name})
     ax.set_xlabel("round")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel(f"{ylabel} (mean per game)")
-    ax.set_ylim(bottom=0.0)
+    if ylim is None:
+        top = float(np.nanmax(m)) if np.isfinite(m).any() else 1.0
+        ylim = (0.0, 1.05 * top if top > 0 else 1.0)
+    ax.set_ylim(*ylim)
     title = f"{ylabel[:1].upper()}{ylabel[1:]} by round (mean per game)"
     if by_cols:
         title += f", by {_names(by_cols)}"
-        ax.legend(title=_names(by_cols), fontsize="small")
+        if legend:
+            _legend_outside(ax, _names(by_cols))
     ax.set_title(title)
     ax.grid(True, alpha=0.3)
     return ax

@@ -13,6 +13,7 @@ import contextlib
 import html as _html
 import json
 import os
+import struct
 import tempfile
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from pathlib import Path
@@ -90,7 +91,15 @@ def _e(text: Any) -> str:
 def _table_html(formatted: pd.DataFrame, label_columns: Sequence[Hashable] = ()) -> str:
     """Render a table of strings (from ``tables.format_table``); non-label cells right-aligned."""
     labels = {str(c) for c in label_columns}
-    head = "".join(f"<th>{_e(c)}</th>" for c in formatted.columns)
+
+    def header(col: Hashable) -> str:
+        # group columns keep the names a designer types (settings, bot.<param>); other
+        # columns get a reader's label with the column's own name on hover
+        shown = str(col) if str(col) in labels else tables.column_label(col)
+        hover = f' title="{_e(col)}"' if shown != str(col) else ""
+        return f"<th{hover}>{_e(shown)}</th>"
+
+    head = "".join(header(c) for c in formatted.columns)
     body = []
     for row in formatted.itertuples(index=False, name=None):
         cells = "".join(
@@ -105,23 +114,133 @@ def _table_html(formatted: pd.DataFrame, label_columns: Sequence[Hashable] = ())
 
 
 def _chart_html(draw: Callable[[Any], Any], alt: str, figsize=(7.5, 4.5)) -> str:
-    """Draw on a fresh (non-pyplot) figure, return it as an ``<img>`` and free the figure."""
+    """Draw on one axes of a fresh (non-pyplot) figure; return it as an ``<img>``."""
+    return figure_img(lambda fig: draw(fig.add_subplot()), alt, figsize)
+
+
+def figure_img(fill: Callable[[Figure], Any], alt: str, figsize=(7.5, 4.5)) -> str:
+    """Fill a fresh (non-pyplot) figure, return it as an ``<img>`` and free the figure.
+
+    The image carries ``data-plot-share``: the share of its pixels inside its plot panels
+    (a legend or labels that squeeze the plot into a strip show as a small share).
+    """
     fig = Figure(figsize=figsize, layout="constrained")
     try:
-        draw(fig.add_subplot())
+        fill(fig)
         png = charts.fig_to_png_bytes(fig)
+        width, height = struct.unpack(">II", png[16:24])  # the PNG header's IHDR size
+        scale = 100 / fig.dpi  # fig_to_png_bytes renders at 100 dpi
+        plot = sum(
+            ax.get_window_extent().width * ax.get_window_extent().height * scale**2
+            for ax in fig.axes
+            if ax.get_visible() and ax.get_label() != "<colorbar>"
+        )
+        share = plot / (width * height) if width and height else 0.0
     finally:
         fig.clear()
     data = base64.b64encode(png).decode("ascii")
-    return f'<img class="chart" src="data:image/png;base64,{data}" alt="{_e(alt)}">'
+    return (
+        f'<img class="chart" src="data:image/png;base64,{data}" alt="{_e(alt)}" '
+        f'width="{width}" height="{height}" data-plot-share="{share:.3f}">'
+    )
+
+
+#: Most panels one small-multiples chart holds; more are shown as a table.
+MAX_PANELS = 12
+
+
+def _panel_split(cols: Sequence[Hashable]) -> tuple[Hashable | None, list[Hashable]]:
+    """Split the group columns of a chart of one line per group into panels and lines.
+
+    One panel per level of the first column and a line per group of the rest, or one
+    panel when there is a single column.
+    """
+    cols = list(cols)
+    if len(cols) >= 2:
+        return cols[0], cols[1:]
+    return None, cols
+
+
+def _lines_html(
+    table: pd.DataFrame,
+    cols: Sequence[Hashable],
+    draw: Callable[..., Any],
+    *,
+    alt: str,
+    title: str,
+    fallback: Callable[[], str],
+    ylim: tuple[float, float] | None = None,
+) -> str:
+    """A line chart of ``table``, one line per group of ``cols``, as small multiples.
+
+    ``draw(ax, rows, line_cols, colors=..., legend=..., ylim=...)`` draws one panel. With
+    more lines in a panel than :data:`charts.MAX_LINES` (or more panels than
+    :data:`MAX_PANELS`) the chart could not be read: ``fallback()`` gives a table instead.
+    """
+    panel_col, line_cols = _panel_split(cols)
+    panels = tables.ordered_levels(table[panel_col]) if panel_col is not None else [None]
+    labels = tables.group_labels(tables.group_codes(table, line_cols)[1]) if line_cols else []
+    per_panel = max(
+        (len(tables.group_codes(table[table[panel_col] == lev], line_cols)[1]) for lev in panels),
+        default=0,
+    ) if panel_col is not None and line_cols else len(labels)
+    if per_panel > charts.MAX_LINES or len(panels) > MAX_PANELS:
+        what = (
+            f"{per_panel} lines per panel" if per_panel > charts.MAX_LINES
+            else f"{len(panels)} panels"
+        )
+        return (
+            f'<p class="note">{_e(title)}: {what} are more than a chart can show; the '
+            "values as a table instead.</p>" + fallback()
+        )
+    colors = dict(zip(labels, charts.line_colors(len(labels)), strict=True))
+    if panel_col is None:
+        return figure_img(
+            lambda fig: draw(fig.add_subplot(), table, line_cols, colors=colors, legend=True,
+                             ylim=ylim),
+            alt=alt,
+        )
+    ncols = min(3, len(panels))
+    nrows = -(-len(panels) // ncols)
+    figsize = (min(11.0, 3.3 * ncols + 2.4), 3.0 * nrows + 0.9)
+
+    def fill(fig: Figure) -> None:
+        def panel(ax: Any, level: Any) -> None:
+            rows = table[table[panel_col] == level]
+            draw(ax, rows, line_cols, colors=colors, legend=False, ylim=ylim)
+
+        charts.small_multiples(
+            fig, panels, panel, ncols=ncols, title=f"{title}, one panel per {panel_col}",
+            legend_title=" / ".join(map(str, line_cols)) or None,
+        )
+
+    return figure_img(fill, alt=alt, figsize=figsize)
+
+
+def _shown_meta(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """``meta`` with each derived setting's value in its place (``22 (derived)``)."""
+    shown = dict(meta)
+    derived = shown.pop("derived", None)
+    settings = shown.get("settings")
+    if isinstance(derived, Mapping) and isinstance(settings, Mapping):
+        shown["settings"] = {
+            **settings,
+            **{k: f"{v} (derived)" for k, v in derived.items() if settings.get(k) is None},
+        }
+    elif derived:
+        shown["derived"] = derived
+    return shown
 
 
 def _meta_html(meta: Mapping[str, Any]) -> str:
+    meta = _shown_meta(meta)
     items = []
     for key, value in meta.items():
         if isinstance(value, (Mapping, list, tuple)):
             shown = json.dumps(value, default=str, ensure_ascii=False)
             items.append(f"<dt>{_e(key)}</dt><dd><code>{_e(shown)}</code></dd>")
+        elif isinstance(value, int) and not isinstance(value, bool) and "seed" not in key:
+            items.append(f"<dt>{_e(key)}</dt><dd>{value:,}</dd>")  # counts: 2,000
         else:
             items.append(f"<dt>{_e(key)}</dt><dd>{_e(value)}</dd>")
     parts = [f'<dl class="meta">{"".join(items)}</dl>']
@@ -166,8 +285,9 @@ def _render(
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
         *_incomplete_html(meta),
-        f'<p class="note">{len(df):,} playthroughs. Intervals are 95% Wilson score '
-        "intervals on the win rate. How to reproduce these games is at the end.</p>",
+        f'<p class="note">{_e(_compared(df, group_by))}{len(df):,} playthroughs. Intervals '
+        "are 95% Wilson score intervals on the win rate. How to reproduce these games is at "
+        "the end.</p>",
     ]
     # headline first: the answer, then charts and details; how to reproduce it last
     reproduce = [f"<h2>{_e(SECTIONS[0])}</h2>", _meta_html(meta), *_readings_html(readings, df)]
@@ -190,26 +310,28 @@ def _render(
         for param in sweep_params:
             rest = [c for c in group_by if c != param]
             curve = tables.summary(df, by=[*rest, param], outcomes=outcomes)
-            hue = rest or None
             out.append(f"<h3>win rate by {_e(param)}</h3>")
 
-            def draw_curve(ax: Any, curve: Any = curve, param: str = param, hue: Any = hue) -> Any:
-                return charts.difficulty_curve(curve, x=param, hue=hue, ax=ax)
+            def draw_curve(ax: Any, rows: Any, line_cols: Any, param: Any = param,
+                           **kw: Any) -> Any:
+                return charts.difficulty_curve(rows, x=param, hue=line_cols or None, ax=ax,
+                                               **kw)
 
-            out.append(_chart_html(draw_curve, alt=f"win rate by {param}"))
+            def curve_table(curve: pd.DataFrame = curve, param: Hashable = param) -> str:
+                return _table_html(tables.format_table(curve), [*group_by, param])
+
+            out.append(
+                _lines_html(
+                    curve, rest, draw_curve, alt=f"win rate by {param}",
+                    title=f"Win rate by {param}",
+                    ylim=charts.fit_rate_ylim(curve["win_lo"], curve["win_hi"]),
+                    fallback=curve_table,
+                )
+            )
 
     if outcomes:
-        width = min(20.0, max(7.5, 0.45 * len(summ) + 4.0))
         out.append(f"<h2>{_e(SECTIONS[4])}</h2>")
-        out.append(
-            _chart_html(
-                lambda ax: charts.outcome_bars(
-                    summ, x=by, outcomes=outcomes, ax=ax, colors=outcome_colors
-                ),
-                alt="outcome shares",
-                figsize=(width, 4.5),
-            )
-        )
+        out.append(_outcomes_html(summ, list(group_by), outcomes, outcome_colors))
 
     if "rounds" in df.columns:
         first = group_by[0] if group_by else None
@@ -239,14 +361,7 @@ def _render(
 
     if leave_columns:
         out.append(f"<h2>{_e(SECTIONS[7])}</h2>")
-        out.append(
-            _chart_html(
-                lambda ax: charts.remaining_by_round(
-                    df, leave_columns, by=by, ax=ax, ylabel=remaining_label
-                ),
-                alt=remaining_label + " by round",
-            )
-        )
+        out.append(_remaining_html(df, leave_columns, list(group_by), remaining_label))
 
     if causes:
         out.append(f"<h2>{_e(SECTIONS[8])}</h2>")
@@ -275,6 +390,88 @@ def _render(
     out += reproduce
     out.append("</body></html>")
     return "\n".join(out)
+
+
+#: Most bars one panel of the outcome chart holds (the summary table above has them all).
+MAX_BARS = 30
+
+
+def _outcomes_html(summ: pd.DataFrame, group_by: list, outcomes: Sequence[Hashable],
+                   colors: Any) -> str:
+    """Outcome shares as stacked bars: one panel per level of the first group column."""
+    panel_col, bar_cols = _panel_split(group_by)
+    if panel_col is None:
+        if len(summ) > MAX_BARS:
+            return (f'<p class="note">{len(summ)} groups are more bars than a chart can '
+                    "show; the summary table above has every outcome share.</p>")
+        width = min(11.0, max(7.5, 0.45 * len(summ) + 4.0))
+        return _chart_html(
+            lambda ax: charts.outcome_bars(summ, x=group_by or None, outcomes=outcomes, ax=ax,
+                                           colors=colors),
+            alt="outcome shares", figsize=(width, 4.5),
+        )
+    panels = tables.ordered_levels(summ[panel_col])
+    per_panel = max(int((summ[panel_col] == lev).sum()) for lev in panels)
+    if per_panel > MAX_BARS or len(panels) > MAX_PANELS:
+        return (f'<p class="note">{per_panel} bars in each of {len(panels)} panels are more '
+                "than a chart can show; the summary table above has every outcome share.</p>")
+    ncols = min(3, len(panels))
+    nrows = -(-len(panels) // ncols)
+    width = min(11.0, ncols * max(2.5, 0.35 * per_panel + 0.8) + 1.6)
+
+    def fill(fig: Figure) -> None:
+        def panel(ax: Any, level: Any) -> None:
+            charts.outcome_bars(summ[summ[panel_col] == level], x=bar_cols, outcomes=outcomes,
+                                ax=ax, colors=colors, legend=False)
+
+        charts.small_multiples(fig, panels, panel, ncols=ncols, legend_title="outcome",
+                               title=f"Outcome shares, one panel per {panel_col}",
+                               sharex=False)
+
+    return figure_img(fill, alt="outcome shares", figsize=(width, 3.4 * nrows + 1.0))
+
+
+def _remaining_html(
+    df: pd.DataFrame, leave_columns: Sequence[Hashable], group_by: list, label: str
+) -> str:
+    """Units still in play by round: small multiples, or a table of selected rounds."""
+    table = charts.remaining_by_round_table(df, leave_columns, by=group_by or None)
+    top = float(table["mean_remaining"].max()) if len(table) else 1.0
+    ylim = (0.0, 1.05 * top if top > 0 else 1.0)
+    panel_col, _ = _panel_split(group_by)
+    # each panel's games; the table of means is computed on them (the sentinels need rows)
+    frames = {None: df} if panel_col is None else {
+        lev: df[df[panel_col] == lev] for lev in tables.ordered_levels(df[panel_col])
+    }
+
+    def draw(ax: Any, rows: Any, line_cols: Any, **kw: Any) -> Any:
+        level = None if panel_col is None else rows[panel_col].iloc[0]
+        return charts.remaining_by_round(frames[level], leave_columns, by=line_cols or None,
+                                         ax=ax, ylabel=label, **kw)
+
+    def fallback() -> str:
+        rounds = sorted(table["round"].unique())
+        step = max(1, -(-len(rounds) // 12))
+        shown = table[table["round"].isin(rounds[::step])]
+        wide = shown.pivot_table(index=group_by or None, columns="round",
+                                 values="mean_remaining", observed=True) if group_by else (
+            shown.set_index("round")["mean_remaining"].to_frame().T)
+        wide.columns = [f"round {int(r)}" for r in wide.columns]
+        wide = wide.reset_index() if group_by else wide
+        return _table_html(tables.format_table(wide), group_by)
+
+    return _lines_html(table, group_by, draw, alt=label + " by round",
+                       title=f"{label[:1].upper()}{label[1:]} by round", ylim=ylim,
+                       fallback=fallback)
+
+
+def _compared(df: pd.DataFrame, group_by: Sequence[Hashable]) -> str:
+    """Say what the report compares, for its first line: ``Compared: preset × bot (9 groups).``."""
+    cols = [c for c in group_by if c in df.columns]
+    if not cols:
+        return ""
+    groups = len(tables.group_codes(df, cols)[1])
+    return f"Compared: {' × '.join(map(str, cols))} ({groups:,} groups). "
 
 
 def _incomplete_html(meta: Mapping[str, Any]) -> list[str]:

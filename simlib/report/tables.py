@@ -11,6 +11,7 @@ Two helpers serve exact tables (``table = NAME`` experiments) instead: :func:`fl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable, Sequence
 
 import numpy as np
@@ -489,6 +490,27 @@ def _numbers(values: pd.Series) -> list[str]:
     top = finite.max() if finite.size else 0.0
     decimals = 1 if top >= 1000 else 2 if top >= 1 else 3
     return [_number(v, decimals) for v in values]
+
+
+#: Abbreviations in column names, spelled out in report headers (the raw name stays on hover).
+_WORDS = {"dmg": "damage", "gp": "GP", "vp": "VP", "hp": "HP", "avg": "mean", "n": "number of"}
+
+
+def column_label(name: Hashable) -> str:
+    """A reader's label for a column name: ``dmg_cave_in`` -> ``damage cave in``.
+
+    Underscores become spaces, common abbreviations are spelled out and a trailing number
+    is set apart (``hp0`` -> ``HP 0``). Names with spaces (already labels) are unchanged.
+    """
+    text = str(name)
+    if " " in text or not text:
+        return text
+    words = []
+    for word in text.replace("_", " ").split():
+        m = re.fullmatch(r"([A-Za-z]+)(\d+)", word)
+        stem, num = (m.group(1), m.group(2)) if m else (word, "")
+        words.append(_WORDS.get(stem.lower(), stem) + (f" {num}" if num else ""))
+    return " ".join(words)
 
 
 def format_table(summary_df: pd.DataFrame) -> pd.DataFrame:
