@@ -73,7 +73,11 @@ def counting(monkeypatch):
 # --- determinism ----------------------------------------------------------------------------
 def test_reference_frame_shape(reference):
     df = reference.df
-    assert list(df.columns) == ["game_index", "win", "outcome", "rounds", "rounds_won"]
+    # the game's columns, then the run's preset and bot (from its configuration)
+    assert list(df.columns) == [
+        "game_index", "win", "outcome", "rounds", "rounds_won", "preset", "bot"
+    ]
+    assert list(df["preset"].cat.categories) == ["normal"] and (df["bot"] == "steady").all()
     np.testing.assert_array_equal(df["game_index"].to_numpy(), np.arange(N))
     assert list(df["outcome"].cat.categories) == list(OUTCOMES)
     assert df["rounds"].dtype == np.int16 and df["win"].dtype == bool
@@ -342,7 +346,7 @@ def test_concat_keeps_a_column_the_game_records_itself():
     both = Results.concat([a, b])
     assert both.meta["varying"] == ["p"]
     assert list(both.df.columns).count("p") == 1
-    assert list(both.df.columns)[-3:] == ["p", "preset", "bot"]
+    assert list(both.df.columns)[-3:] == ["preset", "bot", "p"]  # p was added after them
     np.testing.assert_array_equal(both.df["p"].to_numpy(), [0.5] * 20 + [0.6] * 20)
 
 

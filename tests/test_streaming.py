@@ -115,6 +115,33 @@ def test_load_column_errors(tmp_path, whole):
         Results.load(saved, lazy=True)
 
 
+def test_load_column_errors_in_a_run_folder(tmp_path):
+    # an unknown column is the user's mistake, not a damaged chunk: one line, nothing moved
+    out = tmp_path / "run"
+    simlib.run("toy", games=20, seed=SEED, out=out, progress=False)
+    with pytest.raises(SimlibInputError, match="columns: no column 'nope' in run .*allowed: "
+                       "game_index, win, .*preset, bot"):
+        Results.load(out, columns=["nope"])
+    assert not (out / "damaged").exists()
+    assert list(Results.load(out, columns=["bot"]).df.columns) == ["game_index", "bot"]
+
+
+def test_every_single_run_has_its_preset_and_bot(tmp_path, whole):
+    # in memory, lazy and loaded: the same two categorical columns, so grouping by them
+    # works on one run as on many
+    out = tmp_path / "run"
+    simlib.run("toy", preset="hard", bot="bold", games=600, seed=SEED, chunk_size=200, out=out,
+               progress=False)
+    for res in (Results.load(out), Results.load(out, lazy=True)):
+        by_bot = res.summary(by="bot")
+        assert list(by_bot["bot"]) == ["bold"] and int(by_bot["n"].iloc[0]) == 600
+        assert list(res.summary(by=["preset", "bot"])["preset"]) == ["hard"]
+        assert list(res.df["preset"].cat.categories) == ["hard"]
+        assert (res.df["bot"] == "bold").all()
+    assert {"preset", "bot"} <= set(whole.df.columns)
+    assert list(Results.load(out, columns=["win"]).df.columns) == ["game_index", "win"]
+
+
 def test_a_run_whose_rows_cannot_fit_in_memory_stops_after_one_chunk(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "_available_memory", lambda: 50_000)  # bytes
     out = tmp_path / "big"

@@ -29,6 +29,8 @@ from subterra_helpers import (
     rng_for,
 )
 
+import simlib
+from simlib import cli
 from simlib.core.rng import d6_nb, new_state, skill_check_nb
 from simlib.errors import SimlibInputError
 from simlib.games.subterra import compile as st_compile
@@ -186,6 +188,28 @@ def test_deck_size_table(cavers, difficulty, bonus):
         dealt = deck[:want]
         assert len(set(dealt.tolist())) == want
         assert set(dealt.tolist()) <= set(params[2].tolist())
+
+
+@pytest.mark.parametrize("bonus", [False, True])
+def test_the_dealt_deck_size_is_recorded_with_the_run(tmp_path, bonus):
+    # a deck left to the table is stored with the size it takes (run.json "derived", the
+    # report's settings), the same size the kernel deals; a deck given is not "derived"
+    want = DECK_TABLE[5, "advanced"] + (3 if bonus else 0)
+    values = GAME.resolve("advanced", {"cavers": 5, "first_game_bonus": bonus})
+    assert values["hazard_cards"] is None
+    assert GAME.derived(values) == {"hazard_cards": want}
+    assert GAME.compile(values)[0][engine.CFG_DECK] == want
+    out = tmp_path / "run"
+    res = simlib.run("subterra", preset="advanced", settings={"cavers": 5,
+                     "first_game_bonus": bonus}, games=5, seed=1, out=out, progress=False)
+    assert res.meta["derived"] == {"hazard_cards": want}
+    assert (res.df["hazard_cards"] == want).all()
+    assert simlib.Results.load(out).meta["derived"] == {"hazard_cards": want}
+    assert cli.main(["report", str(out)]) == 0
+    assert f"&quot;hazard_cards&quot;: &quot;{want} (derived)&quot;" in (
+        out / "report.html").read_text()
+    given = GAME.resolve("advanced", {"cavers": 5, "hazard_cards": 9})
+    assert GAME.derived(given) == {}
 
 
 def test_deck_is_a_uniform_hand_of_the_pool():
@@ -1676,7 +1700,9 @@ def test_whole_games_are_consistent(preset, cavers):
     if preset == "normal":
         assert rec["severe_cards"].sum() == 0  # ST-134
     for b in GAME.bots[1:]:
-        check_records(play(preset, cavers, 300, b.name), cavers, DECK_TABLE[cavers, preset])
+        # the search bot plays the same rules at ~500x the cost a game: a few games suffice
+        n = 20 if b.name == "search" else 300
+        check_records(play(preset, cavers, n, b.name), cavers, DECK_TABLE[cavers, preset])
 
 
 def test_whole_games_rulebook_out_of_time():

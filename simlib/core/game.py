@@ -373,6 +373,15 @@ class Game:
     def validate(self, values: dict[str, Any]) -> None:
         """Check settings against each other; raise ``SimlibInputError`` if inconsistent."""
 
+    def derived(self, values: dict[str, Any]) -> dict[str, Any]:
+        """The values a run uses for settings left ``None`` to be derived from others.
+
+        ``values`` are resolved settings. A setting whose default is ``None`` because the
+        game reads it from a table (Sub Terra's ``hazard_cards``) is named here with the
+        value it takes, so the run's record and report show what was played. Default: none.
+        """
+        return {}
+
     def compile(self, values: dict[str, Any]) -> tuple:
         """Turn resolved settings into the tuple of numpy arrays the kernel reads."""
         raise NotImplementedError

@@ -342,6 +342,32 @@ def iter_chunk_frames(
         yield normalize_frame(frame, outcomes)
 
 
+#: Columns every single run's frame gets from its ``meta`` (not stored in its chunks).
+RUN_COLUMNS = ("preset", "bot")
+
+
+def with_run_columns(
+    df: pd.DataFrame, meta: dict, columns: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """A single run's frame with its ``preset`` and ``bot`` as one-level categorical columns.
+
+    Every ``Results.df`` carries them, so ``summary(by="bot")`` or a concatenation reads
+    the same whether the frame is one run or many; a frame read with ``columns`` gets only
+    those it names. Combined results (``meta["cells"]``) and frames that already have the
+    column are returned as they are.
+    """
+    if "cells" in meta:
+        return df
+    added = {
+        col: pd.Categorical.from_codes(np.zeros(len(df), dtype=np.int8), categories=[value])
+        for col in RUN_COLUMNS
+        if col not in df.columns
+        and isinstance(value := meta.get(col), str)
+        and (columns is None or col in columns)
+    }
+    return df.assign(**added) if added else df
+
+
 def run_meta(cfg: dict, games: int, games_present: int, out: str | None) -> dict:
     """Build a single run's ``meta`` from its configuration."""
     return {
@@ -361,6 +387,7 @@ def run_meta(cfg: dict, games: int, games_present: int, out: str | None) -> dict
         "out": out,
         **({"stopping": dict(cfg["stopping"])} if isinstance(cfg.get("stopping"), dict) else {}),
         **({"data_files": dict(cfg["data_files"])} if cfg.get("data_files") else {}),
+        **({"derived": dict(cfg["derived"])} if isinstance(cfg.get("derived"), dict) else {}),
     }
 
 
@@ -372,6 +399,30 @@ def _check_columns_arg(columns: Any) -> list[str] | None:
     if not isinstance(columns, (list, tuple)) or not all(isinstance(c, str) for c in columns):
         raise SimlibInputError("columns: expected a list of column names (str)")
     return list(columns)
+
+
+def _run_columns_arg(folder: Path, columns: Sequence[str]) -> list[str]:
+    """``columns`` of a run folder's load, checked against its chunks' schema.
+
+    Returns the names to read from the chunk files (``preset`` and ``bot`` come from the
+    run's configuration, not its chunks). An unknown name is a one-line error.
+    """
+    chunks = list_chunks(folder)
+    if not chunks:
+        return [c for c in columns if c not in RUN_COLUMNS]
+    import pyarrow.parquet as pq
+
+    try:
+        names = list(pq.read_schema(chunks[0][2]).names)
+    except Exception:  # noqa: BLE001 - a damaged chunk: reading it says so
+        return [c for c in columns if c not in RUN_COLUMNS]
+    allowed = [*names, *RUN_COLUMNS]
+    unknown = [c for c in columns if c not in allowed]
+    if unknown:
+        raise SimlibInputError(
+            f"columns: no column {unknown[0]!r} in run '{folder}'; allowed: {', '.join(allowed)}"
+        )
+    return [c for c in columns if c not in RUN_COLUMNS]
 
 
 def _check_games_arg(games: Any) -> tuple[int, int] | None:
@@ -400,9 +451,9 @@ class Results:
     ----------
     df : pandas.DataFrame
         One row per playthrough: the game's columns (``game_index, win, outcome, rounds``,
-        then measures), sorted by ``game_index`` within each run. Combined results add
-        ``preset``, ``bot`` and a column per setting or bot parameter (``bot.<name>``)
-        that differs across the parts.
+        then measures), sorted by ``game_index`` within each run, then ``preset`` and
+        ``bot`` (categorical). Combined results add a column per setting or bot parameter
+        (``bot.<name>``) that differs across the parts.
     meta : dict
         ``game, title, engine_version, preset, settings (fully resolved), bot, bot_params,
         seed, games, games_present, complete, outcomes, simlib_version``; combined results
@@ -421,7 +472,7 @@ class Results:
     ):
         if df is None and source is None:
             raise ValueError("Results: a df or a run folder (source) to read it from")
-        self._df = df
+        self._df = None if df is None else with_run_columns(df, meta, columns)
         self.meta = meta
         #: The run folder a lazy ``df`` is read from (``Results.load(..., lazy=True)`` and
         #: ``simlib.run(..., out=DIR, keep_df=False)``); None once the rows are in memory.
@@ -435,10 +486,13 @@ class Results:
             assert self.source is not None
             cfg = read_run_config(self.source)
             outcomes = cfg.get("outcomes")
-            frames = list(
-                iter_chunk_frames(self.source, cfg["games"], outcomes, columns=self._columns)
+            read = None if self._columns is None else [
+                c for c in self._columns if c not in RUN_COLUMNS
+            ]
+            frames = list(iter_chunk_frames(self.source, cfg["games"], outcomes, columns=read))
+            self._df = with_run_columns(
+                sort_games(concat_frames(frames, outcomes)), self.meta, self._columns
             )
-            self._df = sort_games(concat_frames(frames, outcomes))
         return self._df
 
     @df.setter
@@ -499,15 +553,19 @@ class Results:
             names = set(pq.read_schema(chunks[0][2]).names)
         except Exception:  # noqa: BLE001 - a damaged first chunk: the frame path says so
             names = {"win", "outcome", "rounds", *keys}
+        names |= {c for c in RUN_COLUMNS if isinstance(self.meta.get(c), str)}
         missing = [k for k in keys if k not in names]
         if missing:
             raise SimlibInputError(
                 f"by: no column {missing[0]!r} in this run; allowed: {', '.join(sorted(names))}"
             )
-        need = [c for c in ("win", "outcome", "rounds", *keys) if c in names]
+        need = [
+            c for c in ("win", "outcome", "rounds", *keys) if c in names and c not in RUN_COLUMNS
+        ]
         cfg = read_run_config(self.source)
         parts = [
-            tables.summary(frame, by=by, outcomes=self.outcomes or None)
+            tables.summary(with_run_columns(frame, self.meta), by=by,
+                           outcomes=self.outcomes or None)
             for frame in iter_chunk_frames(
                 self.source, cfg["games"], cfg.get("outcomes"), chunks, columns=need
             )
@@ -657,7 +715,9 @@ class Results:
             The folder.
         columns : list of str, optional
             Read only these columns (``game_index`` always comes too): a large run's
-            ``win`` and ``outcome`` need a fraction of its memory.
+            ``win`` and ``outcome`` need a fraction of its memory. ``preset`` and ``bot``
+            may be named (they come from the run's configuration). An unknown name is an
+            error naming the columns there are.
         games : int or (start, stop), optional
             Read only the first ``games`` playthroughs, or games ``start .. stop - 1``;
             only the chunk files holding them are opened.
@@ -719,18 +779,19 @@ class Results:
         games = cfg["games"]
         outcomes = cfg.get("outcomes")
         first, last = (0, games) if window is None else (window[0], min(window[1], games))
+        read = None if columns is None else _run_columns_arg(folder, columns)
         if lazy:
             present = present_ranges(list_chunks(folder), games)
             held = sum(max(0, min(b, last) - max(a, first)) for a, b in present)
             meta = run_meta(cfg, games, held, str(folder))
             return cls(None, meta, source=folder, columns=columns)
-        frames = list(iter_chunk_frames(folder, last, outcomes, columns=columns, first=first))
+        frames = list(iter_chunk_frames(folder, last, outcomes, columns=read, first=first))
         df = sort_games(concat_frames(frames, outcomes))
         meta = run_meta(cfg, games, len(df), str(folder))
         if window is not None:
             meta["games_window"] = [first, last]
             meta["complete"] = len(df) >= max(0, last - first)
-        return cls(df, meta)
+        return cls(df, meta, columns=columns)
 
     @classmethod
     def _load_part(

@@ -129,6 +129,8 @@ class RunPlan:
     games: int
     #: The data files the settings name (``Setting.file``), as read when the run was resolved.
     data_files: dict[str, DataSnapshot] = field(default_factory=dict)
+    #: Values of the settings left ``None`` for the game to derive (``Game.derived``).
+    derived: dict[str, Any] = field(default_factory=dict)
 
     def config(self) -> dict[str, Any]:
         """Return the configuration a run folder must match to be resumed (JSON types)."""
@@ -163,6 +165,7 @@ class RunPlan:
             "title": self.game.title or self.game.name,
             "outcomes": list(self.game.outcomes),
             "simlib_version": simlib_version(),
+            **({"derived": jsonable(self.derived)} if self.derived else {}),
         }
 
 
@@ -231,6 +234,7 @@ def resolve_run(
         seed,
         games,
         data_files,
+        dict(g.derived(values)),
     )
 
 
@@ -1222,6 +1226,8 @@ def _execute(
     cfg = plan.config()
     cfg["title"] = plan.game.title or plan.game.name
     cfg["outcomes"] = list(plan.game.outcomes)
+    if plan.derived:
+        cfg["derived"] = jsonable(plan.derived)
     if not keep_df:
         assert folder is not None
         held = sum(b - a for a, b in present_ranges(list_chunks(folder), games))

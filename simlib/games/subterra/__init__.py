@@ -112,6 +112,10 @@ class SubTerra(Game):
         """Check settings against each other and the content tables."""
         _settings.validate(values)
 
+    def derived(self, values: dict[str, Any]) -> dict[str, Any]:
+        """The hazard deck size the rulebook table gives when ``hazard_cards`` is unset."""
+        return _settings.derived(values)
+
     def compile(self, values: dict[str, Any]) -> tuple:
         """Resolved settings -> the kernel's ``params`` tuple."""
         return _compile.compile_settings(values)

@@ -176,6 +176,20 @@ def deck_size(data: dict[str, Any], difficulty: str, cavers: int) -> int | None:
     return int(ds[difficulty][ds["cavers"].index(cavers)])
 
 
+def dealt_deck_size(data: dict[str, Any], values: dict[str, Any]) -> int | None:
+    """The hazard deck a game deals.
+
+    ``hazard_cards`` when set, else the printed table (plus the first game's bonus cards);
+    None when the table has no entry for the cavers.
+    """
+    if values["hazard_cards"] is not None:
+        return int(values["hazard_cards"])
+    deck = deck_size(data, values["difficulty"], values["cavers"])
+    if deck is None:
+        return None
+    return deck + (data["deck_size"]["first_game_bonus"] if values["first_game_bonus"] else 0)
+
+
 def hazard_pool(data: dict[str, Any], difficulty: str) -> np.ndarray:
     """Ids of the hazard cards left in the pool at ``difficulty`` (ST-023..026)."""
     removed = REMOVED_BY[difficulty]
@@ -199,11 +213,8 @@ def compile_settings(values: dict[str, Any]) -> tuple:
     cavers = values["cavers"]
     difficulty = values["difficulty"]
     pool = hazard_pool(data, difficulty)
-    deck = values["hazard_cards"]
-    if deck is None:
-        deck = deck_size(data, difficulty, cavers)
-        if values["first_game_bonus"]:
-            deck += data["deck_size"]["first_game_bonus"]
+    deck = dealt_deck_size(data, values)
+    assert deck is not None  # settings.validate refuses cavers the table lacks
     cfg = np.zeros(engine.CFG_N, dtype=np.int64)
     cfg[engine.CFG_CAVERS] = cavers
     cfg[engine.CFG_DECK] = deck

@@ -10,6 +10,7 @@ from simlib.games.subterra.compile import (
     CAVE_TILE_TYPES,
     DIFFICULTIES,
     board_names,
+    dealt_deck_size,
     deck_size,
     hazard_pool,
     load_data,
@@ -94,16 +95,18 @@ def validate(values: dict[str, Any]) -> None:
             f"{stack + 1}"
         )
     pool_len = len(hazard_pool(data, difficulty))
-    deck = values["hazard_cards"]
-    if deck is None:
-        assert table is not None  # checked above
-        deck = table + (data["deck_size"]["first_game_bonus"] if values["first_game_bonus"]
-                        else 0)
-        key = "first_game_bonus"
-    else:
-        key = "hazard_cards"
+    deck = dealt_deck_size(data, values)
+    assert deck is not None  # checked above
+    key = "first_game_bonus" if values["hazard_cards"] is None else "hazard_cards"
     if deck > pool_len:
         raise SimlibInputError(
             f"setting '{key}': a deck of {deck} cards needs more than the {pool_len} cards "
             f"left in the {difficulty} pool; allowed: at most {pool_len}"
         )
+
+
+def derived(values: dict[str, Any]) -> dict[str, Any]:
+    """The values of settings left to the tables: the hazard deck size dealt."""
+    if values["hazard_cards"] is not None:
+        return {}
+    return {"hazard_cards": dealt_deck_size(load_data(values["data"]), values)}
