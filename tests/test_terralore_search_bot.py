@@ -5,6 +5,7 @@ it beats the bot it rolls out with; a bad budget is one clear line."""
 import numpy as np
 import pandas as pd
 import pytest
+from frames import game_rows
 from terralore_helpers import POOL
 
 import simlib
@@ -41,7 +42,7 @@ def _run(games, settings=None, budget=4, **kw):
 
 
 def _without_bots(df):
-    return df.drop(columns=list(SEAT_COLS))
+    return game_rows(df.drop(columns=list(SEAT_COLS)))
 
 
 def test_budget_zero_plays_exactly_as_value_at_either_seat():
