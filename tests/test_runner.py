@@ -693,6 +693,16 @@ def test_cold_cache_detection_and_the_compiling_line(tmp_path, monkeypatch, caps
     assert capsys.readouterr().err == ""
 
 
+def test_every_shipped_game_says_how_long_its_first_compile_takes():
+    # the first-run line names a duration for every game simlib ships (measured by
+    # benchmarks/bench_compile.py; a game without one would print no figure)
+    from simlib.games.registry import get_game
+
+    for name in ("subterra", "terraria", "terminus", "terralore"):
+        seconds = get_game(name).compile_seconds
+        assert isinstance(seconds, int) and 10 <= seconds <= 600, (name, seconds)
+
+
 def test_results_show_themselves_in_a_notebook(reference):
     shown = reference._repr_html_()
     assert shown.startswith("<div><p><code>Results(toy, ")

@@ -100,6 +100,8 @@ class SubTerra(Game):
     ) + (SearchBot("search", _search.SEARCH_BOT, _search.DESCRIPTION, dict(_search.PARAMS),
              dict(_search.PARAM_HELP), dict(_search.PARAM_BOUNDS)),)
     default_bot = "explorer"
+    #: A cold compile of the default bot's kernels, in seconds (benchmarks/bench_compile.py).
+    compile_seconds = 40
     outcomes = _engine.OUTCOME_NAMES
     leave_columns = tuple(f"leave_round_{i}" for i in range(MAX_CAVERS))
     measure_columns = MEASURES

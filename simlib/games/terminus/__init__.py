@@ -203,6 +203,8 @@ class TerminusBreach(Game):
         for name, (bid, defaults, desc) in _bots.BOTS.items()
     ) + (SEARCH_BOT,)
     default_bot = "builder"
+    #: A cold compile of the default bot's kernels, in seconds (benchmarks/bench_compile.py).
+    compile_seconds = 40
     outcomes = _engine.OUTCOME_NAMES
     leave_columns = ()
     measure_columns = MEASURES

@@ -130,6 +130,8 @@ class Terralore(Game):
            {"budget": "rollouts per candidate play (whole number; 0 plays exactly as value)"},
            {"budget": (0.0, float(_search.MAX_BUDGET))}))
     default_bot = "value"
+    #: A cold compile of the default bot's kernels, in seconds (benchmarks/bench_compile.py).
+    compile_seconds = 30
     outcomes = _engine.OUTCOME_NAMES
     measure_columns = MEASURES
     # read by simlib.report (matchup table, per-card win rates) when present

@@ -368,6 +368,8 @@ class Terraria(Game):
     presets = _settings.PRESETS
     default_preset = "medium"
     default_bot = "builder"
+    #: A cold compile of the default bot's kernels, in seconds (benchmarks/bench_compile.py).
+    compile_seconds = 80
     outcomes = ("won_objectives", "won_wall_of_flesh", "out_of_time", "out_of_respawns")
     time_column = "day"  # when games end, on the day track
     causes = (
