@@ -738,6 +738,12 @@ def _cmd_report(args, state) -> int:
     )
     path = Path(args.out) if args.out else Path(args.dir) / "report.html"
     shown = {k: v for k, v in meta.items() if k not in ("cells", "out")}
+    if not shown.get("command"):
+        from simlib.core.runner import reproduce_command
+
+        command = reproduce_command(meta)
+        if command:
+            shown["command"] = command
     ladder_dir = Path(args.dir) / "ladder"
     lad = None
     if (ladder_dir / LADDER_FILE).is_file():  # an experiment with a skill ladder

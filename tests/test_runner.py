@@ -693,6 +693,36 @@ def test_cold_cache_detection_and_the_compiling_line(tmp_path, monkeypatch, caps
     assert capsys.readouterr().err == ""
 
 
+def test_a_run_and_a_sweep_report_the_command_that_plays_them_again(tmp_path, capsys):
+    # the report's command, run as it is printed, plays exactly the same games
+    import shlex
+
+    first = tmp_path / "a"
+    assert cli.main(["run", "toy", "--preset", "hard", "--bot", "bold", "--bot-param",
+                     "risk=0.8", "--set", "max_rounds=7", "--games", "300", "--seed", "5",
+                     "--out", str(first), "--no-progress"]) == 0
+    want = runner.reproduce_command(Results.load(first).meta)
+    assert want == (f"simlib run toy --preset hard --set max_rounds=7 --bot bold --bot-param "
+                    f"risk=0.8 --games 300 --seed 5 --out {shlex.quote(str(first))}")
+    assert cli.main(["report", str(first)]) == 0
+    assert f"<pre>{want}</pre>" in (first / "report.html").read_text()
+    again = tmp_path / "b"
+    args = shlex.split(want)[1:]
+    args[args.index("--out") + 1] = str(again)
+    assert cli.main([*args, "--no-progress"]) == 0
+    pd.testing.assert_frame_equal(Results.load(again).df, Results.load(first).df)
+
+    sweep_dir = tmp_path / "sweep"
+    assert cli.main(["sweep", "toy", "--param", "p", "--values", "0.3,0.6", "--games", "100",
+                     "--seed", "2", "--out", str(sweep_dir), "--no-progress"]) == 0
+    command = runner.reproduce_command(Results.load(sweep_dir).meta)
+    assert command == "simlib sweep toy --param p --values 0.3,0.6 --preset normal --bot steady "\
+        "--games 100 --seed 2"
+    assert cli.main(["report", str(sweep_dir)]) == 0
+    assert f"<pre>{command}</pre>" in (sweep_dir / "report.html").read_text()
+    capsys.readouterr()
+
+
 def test_every_shipped_game_says_how_long_its_first_compile_takes():
     # the first-run line names a duration for every game simlib ships (measured by
     # benchmarks/bench_compile.py; a game without one would print no figure)

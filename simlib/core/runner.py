@@ -1655,6 +1655,76 @@ def _run_label(res: Results) -> str:
     return ",".join(parts)
 
 
+def _cli_value(value: Any) -> str:
+    """A setting's value as ``--set KEY=VALUE`` reads it back."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def reproduce_command(meta: dict[str, Any]) -> str | None:
+    """The ``simlib run`` (or ``simlib sweep``) command that plays these games again.
+
+    Built from a single run's or a sweep's ``meta``: its preset and bot, every setting and
+    bot parameter that differs from the preset's and bot's own, games, seed, precision and
+    folder. ``None`` for combined results that are not a sweep (an experiment records its
+    own command) or a game not registered here.
+    """
+    import shlex
+
+    try:
+        g = get_game(str(meta.get("game")))
+    except SimlibInputError:
+        return None
+    param = meta.get("sweep")
+    if "cells" in meta:
+        if not param or not meta["cells"]:
+            return None
+        cells = meta["cells"]
+        key = str(param)
+        values = [
+            (c.get("bot_params") or {}).get(key[4:]) if key.startswith("bot.")
+            else (c.get("settings") or {}).get(key)
+            for c in cells
+        ]
+        base = dict(cells[0])
+        parts = ["simlib", "sweep", g.name, "--param", key,
+                 "--values", ",".join(_cli_value(v) for v in values)]
+    else:
+        base = dict(meta)
+        parts = ["simlib", "run", g.name]
+    preset = base.get("preset") or g.default_preset
+    parts += ["--preset", str(preset)]
+    try:
+        defaults = g.resolve(preset, {})
+    except SimlibInputError:
+        defaults = {}
+    for k, v in (base.get("settings") or {}).items():
+        if k != param and (k not in defaults or defaults[k] != v):
+            parts += ["--set", f"{k}={_cli_value(v)}"]
+    bot_name = base.get("bot") or g.default_bot
+    parts += ["--bot", str(bot_name)]
+    try:
+        bot_defaults = dict(g.bot(bot_name).params)
+    except SimlibInputError:
+        bot_defaults = {}
+    for k, v in (base.get("bot_params") or {}).items():
+        if f"bot.{k}" != param and bot_defaults.get(k) != v:
+            parts += ["--bot-param", f"{k}={_cli_value(v)}"]
+    stopping = base.get("stopping")
+    games = base.get("games")
+    if isinstance(stopping, dict) and "precision" in stopping:
+        parts += ["--precision", _cli_value(stopping["precision"])]
+        games = stopping.get("cap", games)
+    parts += ["--games", str(games), "--seed", str(base.get("seed", 0))]
+    out = meta.get("out") if "cells" not in meta else None
+    if out:
+        parts += ["--out", str(out)]
+    return shlex.join(parts)
+
+
 def split_cells(res: Results) -> list[tuple[str, Results]]:
     """Split combined results (a sweep, an experiment) back into its single runs.
 
