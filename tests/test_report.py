@@ -552,3 +552,11 @@ def test_report_puts_the_answer_first_and_flags_an_unfinished_study(df, tmp_path
     text = partial.read_text(encoding="utf-8")
     assert "<strong>Incomplete:</strong> 1 of 3 cells started, 3,000 of 9,000 games" in text
     assert text.index('class="banner"') < text.index("<h2>Summary</h2>")
+
+
+def test_overlaid_single_curves_keep_distinct_colours(df):
+    # two calls with label= on one axes: each lone line takes matplotlib's next colour
+    summ = tables.summary(df, by=["cavers"])
+    ax = charts.difficulty_curve(summ, x="cavers", label="first")
+    charts.difficulty_curve(summ, x="cavers", ax=ax, label="second")
+    assert ax.lines[0].get_color() != ax.lines[1].get_color()

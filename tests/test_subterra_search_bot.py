@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from frames import assert_same_games
+from frames import assert_same_games, game_rows
 from scipy import stats
 from subterra_helpers import play_split_nb
 
@@ -45,7 +45,7 @@ def test_same_seed_same_records_any_chunking_and_threads(search4):
     params = GAME.compile(GAME.resolve("normal", {}))
     part = GAME.records_to_frame(GAME.play_batch(params, search.SEARCH_BOT,
                                                  np.array([4.0]), 9, 17, 7))
-    whole = search4.iloc[17:].reset_index(drop=True).drop(columns=["preset", "bot"])
+    whole = game_rows(search4.iloc[17:].reset_index(drop=True))
     pd.testing.assert_frame_equal(part, whole)
 
 

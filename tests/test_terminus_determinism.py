@@ -3,6 +3,7 @@
 import numpy as np
 import pandas as pd
 import pytest
+from frames import game_rows
 
 import simlib
 from simlib.games.registry import get_game
@@ -39,7 +40,7 @@ def test_game_rows_depend_on_index_not_position(reference):
     bot = g.bot("petitioner")
     bp = np.array(list(bot.params.values()))
     part = g.records_to_frame(g.play_batch(params, bot.id, bp, SEED, 250, 250))
-    whole = reference.df.iloc[250:].reset_index(drop=True).drop(columns=["preset", "bot"])
+    whole = game_rows(reference.df.iloc[250:].reset_index(drop=True))
     pd.testing.assert_frame_equal(part, whole)
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from frames import assert_same_games
+from frames import assert_same_games, game_rows
 
 import simlib
 from simlib.errors import SimlibInputError
@@ -68,8 +68,7 @@ def test_search_row_depends_on_index_not_position(search_ref):
     out = np.zeros(4, engine.record_dt)
     search.play_search_block_nb(params, 2, pbp[0].copy(), pbp, np.uint64(SEED), 20, out)
     pd.testing.assert_frame_equal(GAME.records_to_frame(out),
-                                  search_ref.df.iloc[20:24].reset_index(drop=True).drop(
-                                      columns=["preset", "bot"]))
+                                  game_rows(search_ref.df.iloc[20:24].reset_index(drop=True)))
 
 
 # --- copying the state mid-game ---------------------------------------------------------

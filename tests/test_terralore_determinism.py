@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pandas as pd
 import pytest
+from frames import game_rows
 from terralore_helpers import POOL
 
 import simlib
@@ -46,7 +47,7 @@ def test_rows_depend_on_index_not_position(reference):
     bot = g.bot(None)
     bp = np.array(list(bot.params.values()))
     part = g.records_to_frame(g.play_batch(compiled, bot.id, bp, SEED, 1000, 2000))
-    whole = reference.df.iloc[1000:].reset_index(drop=True).drop(columns=["preset", "bot"])
+    whole = game_rows(reference.df.iloc[1000:].reset_index(drop=True))
     pd.testing.assert_frame_equal(part, whole)
 
 

@@ -82,7 +82,7 @@ def test_games_depend_on_index_not_position(reference):
     compiled = GAME.compile(GAME.resolve(None, {"bot1": "value"}))
     part = GAME.records_to_frame(GAME.play_batch(compiled, search.SEARCH_ID,
                                                  np.array([4.0]), SEED, 10, 14))
-    whole = reference.iloc[10:].reset_index(drop=True).drop(columns=["preset", "bot"])
+    whole = game_rows(reference.iloc[10:].reset_index(drop=True))
     pd.testing.assert_frame_equal(part, whole)
 
 

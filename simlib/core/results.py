@@ -401,27 +401,36 @@ def _check_columns_arg(columns: Any) -> list[str] | None:
     return list(columns)
 
 
+def _chunk_columns(chunks: Sequence[tuple[int, int, Path]]) -> list[str] | None:
+    """The column names of a run's chunk files, from its first chunk's schema.
+
+    None when there is no chunk or it cannot be read (reading the frames then says so).
+    """
+    if not chunks:
+        return None
+    import pyarrow.parquet as pq
+
+    try:
+        return list(pq.read_schema(chunks[0][2]).names)
+    except Exception:  # noqa: BLE001 - pyarrow raises several types for a broken file
+        return None
+
+
 def _run_columns_arg(folder: Path, columns: Sequence[str]) -> list[str]:
     """``columns`` of a run folder's load, checked against its chunks' schema.
 
     Returns the names to read from the chunk files (``preset`` and ``bot`` come from the
     run's configuration, not its chunks). An unknown name is a one-line error.
     """
-    chunks = list_chunks(folder)
-    if not chunks:
-        return [c for c in columns if c not in RUN_COLUMNS]
-    import pyarrow.parquet as pq
-
-    try:
-        names = list(pq.read_schema(chunks[0][2]).names)
-    except Exception:  # noqa: BLE001 - a damaged chunk: reading it says so
-        return [c for c in columns if c not in RUN_COLUMNS]
-    allowed = [*names, *RUN_COLUMNS]
-    unknown = [c for c in columns if c not in allowed]
-    if unknown:
-        raise SimlibInputError(
-            f"columns: no column {unknown[0]!r} in run '{folder}'; allowed: {', '.join(allowed)}"
-        )
+    names = _chunk_columns(list_chunks(folder))
+    if names is not None:
+        allowed = [*names, *RUN_COLUMNS]
+        unknown = [c for c in columns if c not in allowed]
+        if unknown:
+            raise SimlibInputError(
+                f"columns: no column {unknown[0]!r} in run '{folder}'; allowed: "
+                f"{', '.join(allowed)}"
+            )
     return [c for c in columns if c not in RUN_COLUMNS]
 
 
@@ -547,12 +556,8 @@ class Results:
         chunks = list_chunks(self.source)
         if not chunks:
             return tables.summary(self.df, by=by, outcomes=self.outcomes or None)
-        import pyarrow.parquet as pq
-
-        try:
-            names = set(pq.read_schema(chunks[0][2]).names)
-        except Exception:  # noqa: BLE001 - a damaged first chunk: the frame path says so
-            names = {"win", "outcome", "rounds", *keys}
+        stored = _chunk_columns(chunks)  # None: a damaged first chunk, the frame path says so
+        names = set(stored) if stored is not None else {"win", "outcome", "rounds", *keys}
         names |= {c for c in RUN_COLUMNS if isinstance(self.meta.get(c), str)}
         missing = [k for k in keys if k not in names]
         if missing:

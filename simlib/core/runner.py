@@ -1655,15 +1655,6 @@ def _run_label(res: Results) -> str:
     return ",".join(parts)
 
 
-def _cli_value(value: Any) -> str:
-    """A setting's value as ``--set KEY=VALUE`` reads it back."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
 def reproduce_command(meta: dict[str, Any]) -> str | None:
     """The ``simlib run`` (or ``simlib sweep``) command that plays these games again.
 
@@ -1691,7 +1682,7 @@ def reproduce_command(meta: dict[str, Any]) -> str | None:
         ]
         base = dict(cells[0])
         parts = ["simlib", "sweep", g.name, "--param", key,
-                 "--values", ",".join(_cli_value(v) for v in values)]
+                 "--values", ",".join(_fmt(v) for v in values)]
     else:
         base = dict(meta)
         parts = ["simlib", "run", g.name]
@@ -1703,7 +1694,7 @@ def reproduce_command(meta: dict[str, Any]) -> str | None:
         defaults = {}
     for k, v in (base.get("settings") or {}).items():
         if k != param and (k not in defaults or defaults[k] != v):
-            parts += ["--set", f"{k}={_cli_value(v)}"]
+            parts += ["--set", f"{k}={_fmt(v)}"]
     bot_name = base.get("bot") or g.default_bot
     parts += ["--bot", str(bot_name)]
     try:
@@ -1712,11 +1703,11 @@ def reproduce_command(meta: dict[str, Any]) -> str | None:
         bot_defaults = {}
     for k, v in (base.get("bot_params") or {}).items():
         if f"bot.{k}" != param and bot_defaults.get(k) != v:
-            parts += ["--bot-param", f"{k}={_cli_value(v)}"]
+            parts += ["--bot-param", f"{k}={_fmt(v)}"]
     stopping = base.get("stopping")
     games = base.get("games")
     if isinstance(stopping, dict) and "precision" in stopping:
-        parts += ["--precision", _cli_value(stopping["precision"])]
+        parts += ["--precision", _fmt(stopping["precision"])]
         games = stopping.get("cap", games)
     parts += ["--games", str(games), "--seed", str(base.get("seed", 0))]
     out = meta.get("out") if "cells" not in meta else None

@@ -120,10 +120,14 @@ def _legend_outside(ax, title=None) -> None:
 
 
 def _color_of(colors, name, g, n):
-    """Colour of line ``g`` (named ``name``) of ``n``: from ``colors`` or non-repeating."""
+    """Colour of line ``g`` (named ``name``) of ``n``: from ``colors`` or non-repeating.
+
+    A lone line without a given colour takes matplotlib's next colour (None), so curves
+    overlaid by several calls on one axes still differ.
+    """
     if isinstance(colors, Mapping) and name in colors:
         return colors[name]
-    return line_colors(n)[g]
+    return line_colors(n)[g] if n > 1 else None
 
 
 def small_multiples(fig, levels, draw, *, ncols: int = 3, title=None, legend_title=None,

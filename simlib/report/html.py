@@ -180,10 +180,13 @@ def _lines_html(
     panel_col, line_cols = _panel_split(cols)
     panels = tables.ordered_levels(table[panel_col]) if panel_col is not None else [None]
     labels = tables.group_labels(tables.group_codes(table, line_cols)[1]) if line_cols else []
-    per_panel = max(
-        (len(tables.group_codes(table[table[panel_col] == lev], line_cols)[1]) for lev in panels),
-        default=0,
-    ) if panel_col is not None and line_cols else len(labels)
+    if panel_col is None:
+        per_panel = len(labels)
+    else:  # a panel may hold fewer lines than the whole chart (a grid with gaps)
+        per_panel = max(
+            len(tables.group_codes(table[table[panel_col] == lev], line_cols)[1])
+            for lev in panels
+        )
     if per_panel > charts.MAX_LINES or len(panels) > MAX_PANELS:
         what = (
             f"{per_panel} lines per panel" if per_panel > charts.MAX_LINES
