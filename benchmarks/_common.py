@@ -16,16 +16,18 @@ from simlib.games.registry import get_game
 game, preset, settings = sys.argv[1], sys.argv[2] or None, json.loads(sys.argv[3])
 n, reps, threads, warm = (int(a) for a in sys.argv[4:8])
 jit = os.environ.get("NUMBA_DISABLE_JIT") != "1"
-if threads and jit:
-    numba.set_num_threads(threads)
+if not jit:
+    threads = 1  # plain Python holds the GIL: more threads only interleave
+elif not threads:
+    threads = numba.config.NUMBA_NUM_THREADS
 g = get_game(game)
 compiled = g.compile(g.resolve(preset, settings))
 bot = g.bot(None)
 bp = np.array(list(bot.params.values()), dtype=np.float64)
-g.play_batch(compiled, bot.id, bp, 0, 0, min(n, warm))  # warm-up (compile or cache load)
+g.play_batch(compiled, bot.id, bp, 0, 0, min(n, warm), threads)  # warm-up (compile or cache load)
 out = []
 for _ in range(reps):
-    t = time.perf_counter(); g.play_batch(compiled, bot.id, bp, 0, 0, n)
+    t = time.perf_counter(); g.play_batch(compiled, bot.id, bp, 0, 0, n, threads)
     out.append(time.perf_counter() - t)
 print(json.dumps({"rate": n / statistics.median(out),
                   "layer": "Python threads, nogil blocks" if jit else "-"}))
@@ -33,7 +35,7 @@ print(json.dumps({"rate": n / statistics.median(out),
 """Games/s of a game's default bot: argv ``game preset settings_json n reps threads warm``.
 
 The median of ``reps`` batches of ``n`` games in one process, after a warm-up batch of
-``min(n, warm)``; ``threads`` 0 leaves numba's default.
+``min(n, warm)``; ``threads`` 0: every core numba may use.
 """
 
 

@@ -40,8 +40,10 @@ from simlib.games.subterra.state import GFC, alloc_nb
 from simlib.core.rng import new_state
 
 what, n, reps, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-if threads and os.environ.get("NUMBA_DISABLE_JIT") != "1":
-    numba.set_num_threads(threads)
+if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+    threads = 1  # plain Python holds the GIL: more threads only interleave
+elif not threads:
+    threads = numba.config.NUMBA_NUM_THREADS
 g = get_game("subterra")
 params = g.compile(g.resolve("normal", {"cavers": 4}))
 bot = g.bot(None)
@@ -59,7 +61,7 @@ if what == "games":
 
     def batch(k):
         c = time.process_time()
-        g.play_batch(params, bot.id, bp, 0, 0, k)
+        g.play_batch(params, bot.id, bp, 0, 0, k, threads)
         if k == n:
             cpu.append(time.process_time() - c)
 

@@ -3,7 +3,7 @@
 The search bot plays every seat and spends ``budget`` explorer rollouts per decision (see
 ``simlib/games/subterra/search.py``), so its games are slower than the scripted bots' by
 roughly the rollouts a game needs. Each figure is the median of ``--reps`` timed batches in
-one warm process (numba threads set to 1), by wall clock and by CPU time
+one warm process (one thread), by wall clock and by CPU time
 (``time.process_time``), which holds up better when other work shares the machine.
 
 Usage::
@@ -19,7 +19,6 @@ import argparse
 import statistics
 import time
 
-import numba
 import numpy as np
 
 from simlib.games.registry import get_game
@@ -47,7 +46,6 @@ def main() -> None:
     args = ap.parse_args()
     budgets = [int(b) for b in (args.budgets or ("0,4,16" if args.quick else "0,4,16,64"))
                .split(",")]
-    numba.set_num_threads(1)
     g = get_game("subterra")
     params = g.compile(g.resolve(args.preset, {}))
     explorer = g.bot("explorer")

@@ -40,8 +40,10 @@ from simlib.core.rng import new_state
 
 what, n, reps, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 plain = os.environ.get("NUMBA_DISABLE_JIT") == "1"
-if threads and not plain:
-    numba.set_num_threads(threads)
+if plain:
+    threads = 1  # plain Python holds the GIL: more threads only interleave
+elif not threads:
+    threads = numba.config.NUMBA_NUM_THREADS
 g = get_game("terminus")
 params = g.compile(g.resolve("normal", {"players": 2}))
 bot = g.bot(None)
@@ -57,7 +59,7 @@ def timed(fn):
     return statistics.median(wall), statistics.median(cpu)
 
 if what == "games":
-    wall, cpu = timed(lambda k: g.play_batch(params, bot.id, bp, 0, 0, k))
+    wall, cpu = timed(lambda k: g.play_batch(params, bot.id, bp, 0, 0, k, threads))
     layer = "Python threads, nogil blocks" if not plain else "-"
     print(json.dumps({"rate": n / wall, "cpu_rate": n / cpu, "layer": layer}))
 elif what == "advance":

@@ -31,8 +31,7 @@ def main() -> None:
 
     from simlib.games.registry import get_game
 
-    if args.threads:
-        numba.set_num_threads(args.threads)
+    threads = args.threads or numba.config.NUMBA_NUM_THREADS
     g = get_game("terraria")
     compiled = g.compile(g.resolve(args.preset, {}))
     builder = g.bot("builder")
@@ -42,12 +41,12 @@ def main() -> None:
     rows += [(f"search budget {b}", search.id, np.array([float(b)]))
              for b in (int(x) for x in args.budgets.split(","))]
     print(f"terraria {args.preset}, {args.games} games a row, "
-          f"{numba.get_num_threads()} threads")
+          f"{threads} threads")
     print(f"{'bot':<20} {'games/s':>10} {'s/game':>10}")
     for name, bid, params in rows:
         g.play_batch(compiled, bid, params, 0, 0, 2)  # compile or load from cache
         t = time.perf_counter()
-        g.play_batch(compiled, bid, params, 0, 0, args.games)
+        g.play_batch(compiled, bid, params, 0, 0, args.games, threads)
         dt = time.perf_counter() - t
         print(f"{name:<20} {args.games / dt:>10.3f} {dt / args.games:>10.3f}", flush=True)
 

@@ -56,13 +56,6 @@ __all__ = ["main"]
 DEFAULT_GAMES = 10_000
 
 
-def _report_options(game, values=None):
-    """Report options of ``game`` (imported on use: the report pulls matplotlib)."""
-    from simlib.report.options import report_options
-
-    return report_options(game, values if isinstance(values, dict) else None)
-
-
 class _UsageError(Exception):
     """A command-line usage error raised by the argument parser instead of exiting."""
 
@@ -247,7 +240,7 @@ def _describe_stop(rule: dict) -> str:
 
 def _precision(text: str) -> float:
     """``--precision``: a half-width in (0, 0.5)."""
-    from simlib.core.stats import _check_precision
+    from simlib.core.checks import check_precision
 
     try:
         value = float(text)
@@ -256,7 +249,7 @@ def _precision(text: str) -> float:
             f"--precision: '{text}' is not a number; expected a half-width in (0, 0.5), "
             "e.g. 0.01 for ±1 point"
         ) from None
-    return _check_precision(value, "--precision")
+    return check_precision(value, "--precision")
 
 
 def _backend(args) -> str:
@@ -489,9 +482,10 @@ def _cmd_experiment(args, state) -> int:
     if exp.ladder is not None:
         from simlib.core.ladder import Ladder
         from simlib.experiment import LADDER_DIR
+        from simlib.report.tables import ladder_text
 
         say()
-        say(Ladder.load(exp.out / LADDER_DIR).to_text())
+        say(ladder_text(Ladder.load(exp.out / LADDER_DIR)))
     say(f"\nresults: {exp.out / 'results.parquet'}")
     say(f"report:  {exp.out / 'report.html'}")
     return 0
@@ -537,10 +531,10 @@ def _overview(ov, args) -> int:
 
 def _table_experiment(exp, args) -> int:
     """Compute a ``table = NAME`` experiment: print its size, first rows and files."""
-    from simlib.core.runner import _check_options
+    from simlib.core.checks import check_run_options
     from simlib.experiment import REPORT_FILE, TABLE_CSV, TABLE_PARQUET, run_table_experiment
 
-    _check_options(_backend(args), args.scheduler, None, None, args.threads)
+    check_run_options(_backend(args), args.scheduler, None, None, args.threads)
     df = run_table_experiment(exp)
     print(f"{exp.title}: exact table '{exp.table}' of {exp.game}, {len(df):,} rows")
     with pd_display():
@@ -700,6 +694,20 @@ def _is_table_folder(folder: Path) -> bool:
     return isinstance(definition, dict) and definition.get("kind") == "table"
 
 
+def _report_spec(game, meta: dict[str, Any]):
+    """What ``game``'s report shows for the run ``meta`` describes.
+
+    A game not registered here gets the plain report, with the outcome order the run
+    recorded.
+    """
+    from simlib.core.game import ReportSpec
+
+    if game is None:
+        return ReportSpec(outcomes=tuple(meta.get("outcomes") or ()))
+    settings = meta.get("settings")
+    return game.report_spec(game.context(settings if isinstance(settings, dict) else None))
+
+
 def _cmd_report(args, state) -> int:
     from simlib.core.ladder import LADDER_FILE
     from simlib.core.results import Results
@@ -758,9 +766,8 @@ def _cmd_report(args, state) -> int:
         group_by=varying,
         sweep_params=numeric_settings,
         effect_factors=[c for c in layout.get("effects", []) if c in res.df.columns],
-        outcomes=meta.get("outcomes") or None,
+        spec=_report_spec(game, meta),
         anytime_prior=res.anytime_prior(varying or None),
-        **_report_options(game, meta.get("settings")),
         ladder=lad,
     )
     if not meta.get("complete", True):
@@ -810,7 +817,9 @@ def _cmd_ladder(args, state) -> int:
         out=args.out,
         **_run_options(args),
     )
-    print(lad.to_text())
+    from simlib.report.tables import ladder_text
+
+    print(ladder_text(lad))
     if args.out:
         print(f"\nladder saved in {args.out} (load with simlib.core.ladder.Ladder.load)")
     if args.report:

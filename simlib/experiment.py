@@ -114,7 +114,16 @@ from typing import Any, overload
 
 import pandas as pd
 
+from simlib.core.checks import (
+    check_games,
+    check_int,
+    check_precision,
+    check_run_options,
+    check_seed,
+)
+from simlib.core.cluster import shared_cluster
 from simlib.core.game import Game, TableSpec
+from simlib.core.outdir import existing_record, same_identity
 from simlib.core.results import (
     EXPERIMENT_FILE,
     Results,
@@ -123,21 +132,10 @@ from simlib.core.results import (
     atomic_write_parquet,
     jsonable,
     read_json,
+    value_label,
+    value_text,
 )
-from simlib.core.runner import (
-    MAX_GAMES,
-    RunPlan,
-    _check_int,
-    _check_options,
-    _connect,
-    _fmt,
-    _is_client,
-    _value_label,
-    check_out,
-    execute_plan,
-    resolve_run,
-)
-from simlib.core.stats import _check_precision
+from simlib.core.runner import RunPlan, check_out, execute_plan, resolve_run
 from simlib.errors import SimlibInputError
 from simlib.games.registry import get_game
 
@@ -186,13 +184,6 @@ IDENTITY_KEYS = ("game", "seed", "presets", "bots", "grid", "settings", "bot_par
 TOP_KEYS = (*TOP_KEYS, "ladder")
 LADDER_KEYS = ("budgets", "games", "presets", "bots")
 LADDER_DIR = "ladder"
-
-
-def _report_options(game, values=None):
-    """Report options of ``game`` (imported on use: the report pulls matplotlib)."""
-    from simlib.report.options import report_options
-
-    return report_options(game, values)
 
 
 
@@ -328,7 +319,7 @@ class TableExperiment:
         return f"simlib experiment {self.path}" if self.path else "simlib.run_experiment(...)"
 
 
-def _under_cwd(path: Path) -> bool:
+def under_cwd(path: Path) -> bool:
     """Whether ``path`` lies under the current folder (then it is shown relative to it)."""
     try:
         path.resolve().relative_to(Path.cwd().resolve())
@@ -350,7 +341,7 @@ def _beside(value: Any, base: Path | None) -> Any:
     if target.is_absolute():
         return value
     joined = Path(os.path.normpath(base / target))
-    return os.path.relpath(joined) if _under_cwd(joined) else str(joined)
+    return os.path.relpath(joined) if under_cwd(joined) else str(joined)
 
 
 def _numeric(values: list) -> bool:
@@ -360,7 +351,7 @@ def _numeric(values: list) -> bool:
 # --- loading and validation ---------------------------------------------------------------
 def _out_of(value: Any, fail) -> Path:
     """The ``out`` key as a path (``~`` expanded); a non-path is a one-line error."""
-    from simlib.core.runner import out_folder
+    from simlib.core.checks import out_folder
 
     try:
         folder = out_folder(value, "'out'")
@@ -490,12 +481,12 @@ def experiment_from_dict(
     except SimlibInputError as err:
         raise fail(str(err)) from None
     try:
-        games = _check_int("games", data["games"], 1, MAX_GAMES, "10**12 - 1")
-        seed = _check_int("seed", data.get("seed", 0), 0, 2**63 - 1, "2**63 - 1")
+        games = check_games(data["games"])
+        seed = check_seed(data.get("seed", 0))
         chunk_size = (
-            _check_int("chunk_size", data["chunk_size"], 1) if "chunk_size" in data else None
+            check_int("chunk_size", data["chunk_size"], 1) if "chunk_size" in data else None
         )
-        precision = _check_precision(data["precision"]) if "precision" in data else None
+        precision = check_precision(data["precision"]) if "precision" in data else None
     except SimlibInputError as err:
         raise fail(str(err)) from None
 
@@ -525,7 +516,7 @@ def experiment_from_dict(
         if key in settings:
             raise fail(f"setting '{key}' is in both [grid] and [settings]; keep one")
         coerced = [coerce("grid", key, v) for v in values]
-        labels = [_fmt(v) for v in coerced]
+        labels = [value_text(v) for v in coerced]
         dup = [lab for lab in labels if labels.count(lab) > 1]
         if dup:
             raise fail(f"'grid.{key}' lists {dup[0]} twice")
@@ -578,7 +569,7 @@ def experiment_from_dict(
     )
     if base is not None and not out.is_absolute():
         joined = Path(os.path.normpath(base / out))
-        out = Path(os.path.relpath(joined)) if _under_cwd(joined) else joined
+        out = Path(os.path.relpath(joined)) if under_cwd(joined) else joined
 
     cells = []
     grid_keys = list(grid)
@@ -586,8 +577,8 @@ def experiment_from_dict(
         for combo in itertools.product(*(grid[k] for k in grid_keys)):
             cell_grid = dict(zip(grid_keys, combo, strict=True))
             name = ",".join(
-                [f"preset={_value_label(preset)}", f"bot={_value_label(bot)}"]
-                + [f"{k}={_value_label(v)}" for k, v in cell_grid.items()]
+                [f"preset={value_label(preset)}", f"bot={value_label(bot)}"]
+                + [f"{k}={value_label(v)}" for k, v in cell_grid.items()]
             )
             try:
                 plan = resolve_run(
@@ -722,36 +713,27 @@ def _table_experiment(data: dict[str, Any], path: str | os.PathLike | None) -> T
 
 # --- running --------------------------------------------------------------------------------
 def _check_out_folder(exp: Experiment) -> dict | None:
-    out = exp.out
-    if not out.exists():
+    stored = _stored_experiment(exp.out)
+    if stored is None:
         return None
-    if not out.is_dir():
-        raise SimlibInputError(f"out folder '{out}' is a file; expected a folder")
-    stored_file = out / EXPERIMENT_FILE
-    if not stored_file.exists():
-        if any(out.iterdir()):
-            raise SimlibInputError(
-                f"out folder '{out}' is not empty and holds no simlib experiment (no "
-                f"{EXPERIMENT_FILE}); set 'out' to a new or empty folder"
-            )
-        return None
-    stored = read_json(stored_file, "experiment file")
-    old = stored.get("experiment")
-    if not isinstance(old, dict):
-        raise SimlibInputError(f"'{stored_file}' is not an experiment file written by simlib")
+    old = stored["experiment"]
     if old.get("kind", "playthroughs") != "playthroughs":
         raise SimlibInputError(
-            f"out folder '{out}' holds an exact-table experiment (table "
-            f"{_fmt(old.get('table'))}); set 'out' to another folder"
+            f"out folder '{exp.out}' holds an exact-table experiment (table "
+            f"{value_text(old.get('table'))}); set 'out' to another folder"
         )
-    new = exp.definition()
-    for key in IDENTITY_KEYS:
-        if old.get(key) != new.get(key):
-            raise SimlibInputError(
-                f"out folder '{out}' holds a different experiment ({key}: "
-                f"{_fmt(old.get(key))} there, {_fmt(new.get(key))} in this file); "
-                "set 'out' to another folder or restore the definition"
-            )
+    same_identity(exp.out, old, exp.definition(), IDENTITY_KEYS, "experiment",
+                  "set 'out' to another folder or restore the definition", "in this file")
+    return stored
+
+
+def _stored_experiment(out: Path) -> dict | None:
+    """The ``experiment.json`` in ``out`` (None: a new folder); refuse a foreign folder."""
+    stored = existing_record(out, EXPERIMENT_FILE, "simlib experiment",
+                             fix="set 'out' to a new or empty folder")
+    if stored is not None and not isinstance(stored.get("experiment"), dict):
+        raise SimlibInputError(
+            f"'{out / EXPERIMENT_FILE}' is not an experiment file written by simlib")
     return stored
 
 
@@ -817,9 +799,9 @@ def run_experiment(
     if isinstance(exp, Overview):
         return run_overview(exp, progress, backend, scheduler, threads)
     if isinstance(exp, TableExperiment):
-        _check_options(backend, scheduler, None, progress, threads)
+        check_run_options(backend, scheduler, None, progress, threads)
         return run_table_experiment(exp)
-    _check_options(backend, scheduler, exp.chunk_size, progress, threads)
+    check_run_options(backend, scheduler, exp.chunk_size, progress, threads)
     _check_out_folder(exp)
     cell_dirs = [exp.out / "cells" / cell.name for cell in exp.cells]
     for cell, folder in zip(exp.cells, cell_dirs, strict=True):
@@ -850,14 +832,8 @@ def run_experiment(
         record["ladder"] = {**exp.ladder.identity(), "games": exp.ladder.games}
     atomic_write_json(exp.out / EXPERIMENT_FILE, record)
 
-    owned = None
-    if backend == "dask" and not _is_client(scheduler):
-        client, cluster, _ = _connect(scheduler)
-        owned = (client, cluster)
-        scheduler = client
-        if cluster is not None and threads is None:
-            threads = 1
-    try:
+    run_kwargs = {"backend": backend, "scheduler": scheduler, "threads": threads}
+    with shared_cluster(run_kwargs) as shared:  # one cluster for every cell and the ladder
         parts = []
         for i, (cell, folder) in enumerate(zip(exp.cells, cell_dirs, strict=True)):
             desc = f"[{i + 1}/{len(exp.cells)}] {cell.name}"
@@ -865,21 +841,15 @@ def run_experiment(
                 execute_plan(
                     cell.plan,
                     precision=exp.precision,
-                    backend=backend,
-                    scheduler=scheduler,
                     chunk_size=exp.chunk_size,
                     out=folder,
                     progress=progress,
-                    threads=threads,
                     desc=desc,
+                    **shared,
                 )
             )
-        lad = _run_ladder(exp, progress, backend, scheduler, threads)
-    finally:
-        if owned is not None:
-            owned[0].close()
-            if owned[1] is not None:
-                owned[1].close()
+        lad = _run_ladder(exp, progress, shared["backend"], shared["scheduler"],
+                          shared["threads"])
 
     res = Results.concat(parts, include=list(exp.grid))
     res.meta.update(
@@ -919,9 +889,8 @@ def run_experiment(
         group_by=exp.group_by(),
         sweep_params=exp.sweep_params(),
         effect_factors=exp.effect_factors(),
-        outcomes=list(game.outcomes),
+        spec=game.report_spec(game.context(exp.cells[0].plan.compile_values())),
         anytime_prior=res.anytime_prior(exp.group_by()),
-        **_report_options(game, exp.cells[0].plan.values),
         ladder=lad,
     )
     record["complete"] = True
@@ -949,35 +918,17 @@ def _run_ladder(exp: Experiment, progress, backend, scheduler, threads):
 # --- exact tables ---------------------------------------------------------------------------
 def _check_table_out(exp: TableExperiment) -> None:
     """Refuse an ``out`` that is a file, a foreign folder or another experiment's folder."""
-    out = exp.out
-    if not out.exists():
+    stored = _stored_experiment(exp.out)
+    if stored is None:
         return
-    if not out.is_dir():
-        raise SimlibInputError(f"out folder '{out}' is a file; expected a folder")
-    stored_file = out / EXPERIMENT_FILE
-    if not stored_file.exists():
-        if any(out.iterdir()):
-            raise SimlibInputError(
-                f"out folder '{out}' is not empty and holds no simlib experiment (no "
-                f"{EXPERIMENT_FILE}); set 'out' to a new or empty folder"
-            )
-        return
-    stored = read_json(stored_file, "experiment file")
-    old = stored.get("experiment")
-    if not isinstance(old, dict):
-        raise SimlibInputError(f"'{stored_file}' is not an experiment file written by simlib")
+    old = stored["experiment"]
     if old.get("kind") != "table":
         raise SimlibInputError(
-            f"out folder '{out}' holds a playthrough experiment; set 'out' to another folder"
+            f"out folder '{exp.out}' holds a playthrough experiment; set 'out' to another "
+            "folder"
         )
-    new = exp.definition()
-    for key in TABLE_IDENTITY_KEYS:
-        if old.get(key) != new.get(key):
-            raise SimlibInputError(
-                f"out folder '{out}' holds a different table ({key}: {_fmt(old.get(key))} "
-                f"there, {_fmt(new.get(key))} in this file); set 'out' to another folder "
-                "or delete that one"
-            )
+    same_identity(exp.out, old, exp.definition(), TABLE_IDENTITY_KEYS, "table",
+                  "set 'out' to another folder or delete that one", "in this file")
 
 
 def _table_meta(definition: dict[str, Any], command: str, version: str) -> dict[str, Any]:

@@ -94,9 +94,8 @@ class Overview:
 
 def overview_from_dict(data: dict[str, Any], path: str | os.PathLike | None = None) -> Overview:
     """Validate an overview (the parsed TOML); see the module docstring."""
-    from simlib.core.runner import MAX_GAMES, _check_int
-    from simlib.core.stats import _check_precision
-    from simlib.experiment import Experiment, _under_cwd, experiment_from_dict
+    from simlib.core.checks import MAX_GAMES, check_games, check_int, check_precision, check_seed
+    from simlib.experiment import Experiment, experiment_from_dict, under_cwd
 
     src = str(path) if path is not None else "overview"
 
@@ -112,10 +111,10 @@ def overview_from_dict(data: dict[str, Any], path: str | os.PathLike | None = No
         if key not in data:
             raise fail(f"missing key '{key}'")
     try:
-        precision = _check_precision(data["precision"])
-        games = _check_int("games", data["games"], 1, MAX_GAMES, "10**12 - 1")
-        seed = _check_int("seed", data.get("seed", 0), 0, 2**63 - 1, "2**63 - 1")
-        max_games = _check_int("max_games", data.get("max_games", MAX_GAMES), 1)
+        precision = check_precision(data["precision"])
+        games = check_games(data["games"])
+        seed = check_seed(data.get("seed", 0))
+        max_games = check_int("max_games", data.get("max_games", MAX_GAMES), 1)
     except SimlibInputError as err:
         raise fail(str(err)) from None
     for key in ("title", "description", "out"):
@@ -130,7 +129,7 @@ def overview_from_dict(data: dict[str, Any], path: str | os.PathLike | None = No
     if path is not None and not out.is_absolute():
         # read from the overview file's own folder, whatever the current folder
         joined = Path(os.path.normpath(Path(path).expanduser().resolve().parent / out))
-        out = Path(os.path.relpath(joined)) if _under_cwd(joined) else joined
+        out = Path(os.path.relpath(joined)) if under_cwd(joined) else joined
     studies: list[Experiment] = []
     seen: set[str] = set()
     for i, raw in enumerate(studies_raw):

@@ -261,26 +261,28 @@ def test_default_out_is_relative_to_cwd(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["subterra", "terraria", "terralore", "terminus"])
-def test_every_game_report_options_name_real_columns(name, tmp_path):
-    # the report sections a game asks for (time, causes, leave rounds, measures) must
-    # name columns its rows have, or its experiment report would fail at the end
+def test_every_game_report_spec_names_real_columns(name, tmp_path):
+    # the report sections a game asks for (time, causes, leave rounds, measures, seats)
+    # must name columns its rows have, or its experiment report would fail at the end
     from simlib.games.registry import get_game
     from simlib.report import html
-    from simlib.report.options import report_options
 
     game = get_game(name)
     res = simlib.run(name, games=6, seed=3, progress=False)
-    opts = report_options(game)
+    spec = game.report_spec()
     cols = set(res.df.columns)
-    assert opts["time_column"] in cols
-    for _label, total, parts in opts["causes"]:
+    assert spec.time_column in cols and set(spec.outcomes) == set(res.df["outcome"].cat.categories)
+    for _label, total, parts in spec.causes:
         assert {*parts, *([total] if total else [])} <= cols
-    assert set(opts["leave_columns"]) <= cols and set(opts["measure_columns"]) <= cols
-    path = html.build_report(res.df, tmp_path / "r.html", title=name, meta={},
-                             outcomes=list(game.outcomes), **opts)
+    assert set(spec.leave_columns) <= cols and set(spec.measure_columns) <= cols
+    assert set(spec.matchup or ()) <= cols and {spec.first_column} - {None} <= cols
+    assert {c for seat in spec.card_masks for c in seat} <= cols
+    assert len(spec.card_labels) == (len(game.item_labels(game.context())) if spec.card_masks
+                                     else 0)
+    path = html.build_report(res.df, tmp_path / "r.html", title=name, meta={}, spec=spec)
     text = path.read_text(encoding="utf-8")
     assert "<h2>When games end</h2>" in text
-    assert ("<h2>What causes it</h2>" in text) == bool(opts["causes"])
+    assert ("<h2>What causes it</h2>" in text) == bool(spec.causes)
 
 
 def test_paths_in_an_experiment_file_are_read_from_its_folder(tmp_path, monkeypatch):

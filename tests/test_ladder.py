@@ -36,6 +36,7 @@ from simlib.cli import main
 from simlib.core.ladder import LADDER_FILE, RUNG_DIR, Ladder
 from simlib.errors import SimlibInputError
 from simlib.games.registry import register
+from simlib.report.tables import ladder_text
 
 register_toy()
 register_ladder_toy()
@@ -499,7 +500,7 @@ def test_an_interrupted_ladder_loads_as_partial(tmp_path):
     chunk = sorted((out / RUNG_DIR / "preset=normal,bot=search,budget=2" / "chunks").iterdir())
     chunk[-1].unlink()
     lad = Ladder.load(out)
-    assert not lad.complete and "(partial:" in lad.to_text()
+    assert not lad.complete and "(partial:" in ladder_text(lad)
     assert lad.table()["games"].tolist() == [400, 400, 400, 300]
     shutil.rmtree(out / RUNG_DIR / "preset=normal,bot=gambler")
     with pytest.raises(SimlibInputError, match="is unfinished"):

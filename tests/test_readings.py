@@ -16,7 +16,7 @@ from toygame import GAME, LADDER_GAME, ladder_win_chance, register_ladder_toy, r
 import simlib
 from simlib.cli import main
 from simlib.experiment import load_experiment, run_experiment
-from simlib.report.options import readings_used
+from simlib.report.tables import ladder_text
 
 register_toy()
 register_ladder_toy()
@@ -42,10 +42,13 @@ def test_game_lists_its_readings():
     assert LADDER_GAME.describe()["readings"] == [
         {"name": "majority", "rule": "TOY-001", "default": True, "help": s.help}
     ]
-    assert GAME.readings() == () and readings_used(GAME, {}) == []
-    assert readings_used(LADDER_GAME, {"majority": False}) == [
-        {"name": "majority", "rule": "TOY-001", "value": False, "help": s.help}
-    ]
+    assert GAME.readings() == () and GAME.readings_used(GAME.context()) == ()
+    assert LADDER_GAME.readings_used(LADDER_GAME.context({"majority": False})) == (
+        {"name": "majority", "rule": "TOY-001", "value": False, "help": s.help},
+    )
+    # a run that did not say plays the literal default
+    assert LADDER_GAME.readings_used(LADDER_GAME.context())[0]["value"] is True
+    assert LADDER_GAME.report_spec().readings == LADDER_GAME.readings_used(LADDER_GAME.context())
 
 
 def test_the_reading_is_played():
@@ -123,7 +126,7 @@ def test_ladder_states_its_readings(tmp_path):
                         progress=False)
     assert lad.readings == [{"name": "majority", "rule": "TOY-001", "value": False,
                              "help": LADDER_GAME.setting("majority").help}]
-    assert "readings: majority=false (TOY-001)" in lad.to_text()
+    assert "readings: majority=false (TOY-001)" in ladder_text(lad)
     rows = readings_rows(build_ladder_report(lad, tmp_path / "l.html").read_text())
     assert [r[:3] for r in rows] == [["majority", "TOY-001", "false"]]
 

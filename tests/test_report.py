@@ -16,6 +16,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.axes import Axes  # noqa: E402
 
+from simlib.core.game import ReportSpec  # noqa: E402
 from simlib.core.stats import wilson_interval  # noqa: E402
 from simlib.report import charts, html, tables  # noqa: E402
 
@@ -451,11 +452,9 @@ def _build(df, path, **kw):
         meta=meta,
         group_by=["preset", "bot"],
         sweep_params=["cavers"],
-        outcomes=OUTCOMES,
-        leave_columns=LEAVE,
-        measure_columns=["hazards"],
-        time_column="rounds",
-        causes=[("hazards by kind", "hazards", ["hazards_gas"])],
+        spec=ReportSpec(outcomes=tuple(OUTCOMES), leave_columns=tuple(LEAVE),
+                        measure_columns=("hazards",), time_column="rounds",
+                        causes=(("hazards by kind", "hazards", ("hazards_gas",)),)),
         effect_factors=["preset", "bot"],
         **kw,
     )
@@ -524,20 +523,25 @@ def test_report_package_knows_no_game():
             assert not any(n.startswith("simlib.games") for n in names), source.name
 
 
-def test_report_options_from_a_game_spec():
-    from types import SimpleNamespace
+def test_report_spec_from_a_game_spec():
+    from simlib.core.game import Game, ReportSpec
 
-    from simlib.report.options import report_options
+    class Spec(Game):
+        name = "spec"
+        outcomes = ("won", "lost")
+        leave_columns = ("a",)
+        measure_columns = ("m",)
+        remaining_label = "cavers"
+        time_column = "day"
+        causes = (("deaths", "d", ("f",)),)
 
-    spec = SimpleNamespace(leave_columns=["a"], measure_columns=("m",), remaining_label="cavers",
-                           time_column="day", causes=[("deaths", "d", ("f",))])
-    opts = report_options(spec)
-    assert opts == {"leave_columns": ("a",), "measure_columns": ("m",), "time_column": "day",
-                    "causes": (("deaths", "d", ("f",)),), "remaining_label": "cavers"}
-    bare = report_options(SimpleNamespace())
-    assert bare["time_column"] == "rounds" and bare["causes"] == ()
-    assert "remaining_label" not in bare
-    assert report_options(None) == {}
+    spec = Spec().report_spec()
+    assert spec == ReportSpec(outcomes=("won", "lost"), leave_columns=("a",),
+                              measure_columns=("m",), remaining_label="cavers",
+                              time_column="day", causes=(("deaths", "d", ("f",)),))
+    bare = Game().report_spec()
+    assert bare.time_column == "rounds" and bare.causes == () and bare.matchup is None
+    assert bare.card_labels == () and bare.readings == ()
 
 
 def test_report_puts_the_answer_first_and_flags_an_unfinished_study(df, tmp_path):

@@ -10,6 +10,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
+from simlib.core.game import ReportSpec  # noqa: E402
 from simlib.core.stats import wilson_interval  # noqa: E402
 from simlib.report import charts, html, tables  # noqa: E402
 
@@ -90,14 +91,15 @@ def test_charts_return_axes(games):
 def test_html_shows_two_seat_sections_only_when_columns_exist(games, tmp_path):
     df = games.assign(win=games.winner == 0, outcome="castle", rounds=3)
     kw = {"title": "t", "meta": {"game": "x"}}
-    path = html.build_report(df, tmp_path / "r.html", matchup=("a", "b", "winner"),
-                             first_column="first",
-                             card_masks=[["m0_0", "m0_1"], ["m1_0", "m1_1"]], **kw)
+    spec = ReportSpec(matchup=("a", "b", "winner"), first_column="first",
+                      card_masks=(("m0_0", "m0_1"), ("m1_0", "m1_1")))
+    path = html.build_report(df, tmp_path / "r.html", spec=spec, **kw)
     text = path.read_text()
     for h in html.TWO_SEAT_SECTIONS:
         assert f"<h2>{h}</h2>" in text
-    path = html.build_report(df, tmp_path / "r2.html", matchup=("a", "nope", "winner"),
-                             first_column="nope", card_masks=[["nope"]], **kw)
+    spec = ReportSpec(matchup=("a", "nope", "winner"), first_column="nope",
+                      card_masks=(("nope",),))
+    path = html.build_report(df, tmp_path / "r2.html", spec=spec, **kw)
     text = path.read_text()
     for h in html.TWO_SEAT_SECTIONS:
         assert f"<h2>{h}</h2>" not in text

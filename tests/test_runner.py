@@ -16,6 +16,7 @@ from toygame import GAME, OUTCOMES, register_toy
 
 import simlib
 from simlib import cli
+from simlib.core import cluster as cluster_mod
 from simlib.core import runner
 from simlib.core.results import Results
 from simlib.errors import SimlibInputError, SimlibRunError
@@ -52,12 +53,12 @@ class CountingPlayBatch:
         self.exc = exc
         self.inner = type(GAME).play_batch
 
-    def __call__(self, compiled, bot_id, bot_params, seed, start, count):
+    def __call__(self, compiled, bot_id, bot_params, seed, start, count, threads=1):
         self.calls += 1
         if self.fail is not None and self.calls == self.fail:
             raise self.exc()
         self.games += count
-        return self.inner(GAME, compiled, bot_id, bot_params, seed, start, count)
+        return self.inner(GAME, compiled, bot_id, bot_params, seed, start, count, threads)
 
 
 @pytest.fixture
@@ -412,7 +413,7 @@ def test_sweep_refuses_foreign_folder(tmp_path):
     out = tmp_path / "sweep"
     out.mkdir()
     (out / "notes.txt").write_text("mine")
-    with pytest.raises(SimlibInputError, match="not sweep runs"):
+    with pytest.raises(SimlibInputError, match="holds no simlib sweep .* e.g. .notes.txt"):
         simlib.sweep("toy", "p", [0.4], games=10, out=out, progress=False)
     assert [p.name for p in out.iterdir()] == ["notes.txt"]
     run_dir = tmp_path / "run"
@@ -539,7 +540,7 @@ def test_dask_backend_equals_local(reference, tmp_path, monkeypatch):
         finally:
             client.close()
             cluster.close()
-        monkeypatch.setattr(runner, "DASK_CONNECT_TIMEOUT", 1)
+        monkeypatch.setattr(cluster_mod, "DASK_CONNECT_TIMEOUT", 1)
         with pytest.raises(SimlibInputError, match="scheduler: cannot connect"):
             simlib.run("toy", games=10, backend="dask", scheduler="tcp://127.0.0.1:9")
 
@@ -547,7 +548,7 @@ def test_dask_backend_equals_local(reference, tmp_path, monkeypatch):
 def test_dask_run_with_no_worker_left_stops_with_one_line_and_keeps_chunks(tmp_path, monkeypatch):
     # the cluster loses its only worker after the first chunk: the run must not wait forever
     distributed = pytest.importorskip("dask.distributed")
-    monkeypatch.setattr(runner, "DASK_NO_WORKERS_TIMEOUT", 1)
+    monkeypatch.setattr(cluster_mod, "DASK_NO_WORKERS_TIMEOUT", 1)
     out = tmp_path / "lost"
     with time_limit(90):
         cluster = distributed.LocalCluster(
@@ -590,7 +591,7 @@ def test_dask_run_with_no_worker_left_stops_with_one_line_and_keeps_chunks(tmp_p
 
 def test_cli_says_a_lost_cluster_in_one_line_with_status_1(tmp_path, monkeypatch, capsys):
     distributed = pytest.importorskip("dask.distributed")
-    monkeypatch.setattr(runner, "DASK_NO_WORKERS_TIMEOUT", 0.5)
+    monkeypatch.setattr(cluster_mod, "DASK_NO_WORKERS_TIMEOUT", 0.5)
     with time_limit(60):
         cluster = distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None)
         try:

@@ -31,10 +31,12 @@ ATK0, DEF0 = 1, 0  # seat 0 attacks in lane 1, defends in lane 0 (TL-033/034)
 
 def play(settings=None, bot="value", bp=None, games=200, seed=3, start=0):
     g = GAME
-    compiled = g.compile(g.resolve(None, settings or {}))
+    values = g.resolve(None, settings or {})
+    compiled = g.compile(values)
     b = g.bot(bot)
     bp = np.array(list(b.params.values())) if bp is None else bp
-    return g.records_to_frame(g.play_batch(compiled, b.id, bp, seed, start, games))
+    return g.records_to_frame(g.play_batch(compiled, b.id, bp, seed, start, games),
+                              g.context(values))
 
 
 # --- deck composition and setup ---------------------------------------------------------------
@@ -922,13 +924,16 @@ def test_designer_data_file_decks_are_named_in_the_results(tmp_path):
         f'"{n}"' for n in rush) + "]\n")
     df = play({"data": str(path), "deck1": "other"}, games=20)
     assert (df["deck0"] == "mine").all() and (df["deck1"] == "other").all()
-    # the names travel with the records, even after another data file was compiled
-    mine = GAME.compile(GAME.resolve(None, {"data": str(path), "deck1": "other"}))
+    # the run's context names them, whatever data file this process compiled last
+    values = GAME.resolve(None, {"data": str(path), "deck1": "other"})
+    mine = GAME.compile(values)
     GAME.compile(GAME.resolve(None, {}))
     bot = GAME.bot(None)
     rec = GAME.play_batch(mine, bot.id, np.array(list(bot.params.values())), 1, 0, 5)
-    df = GAME.records_to_frame(rec)
+    df = GAME.records_to_frame(rec, GAME.context(values))
     assert (df["deck0"] == "mine").all() and (df["deck1"] == "other").all()
+    assert GAME.item_labels(GAME.context(values)) == tuple(
+        tl_compile.card_names(tl_compile.load_data(str(path))))
 
 
 @pytest.mark.parametrize("settings", [

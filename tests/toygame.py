@@ -26,8 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simlib.core.blocks import run_blocks
-from simlib.core.game import Bot, Game, Setting, TableOption, TableSpec
+from simlib.core.game import BatchKernel, Bot, Game, Setting, TableOption, TableSpec
 from simlib.core.jit import njit
 from simlib.core.rng import seed_state_nb, seed_stream_nb, uniform_nb
 from simlib.games.registry import register
@@ -306,32 +305,11 @@ class LadderToyGame(Game):
             np.int64(need_for(values["max_rounds"], values["majority"])),
         )
 
-    def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
-        out = np.zeros(count, dtype=ladder_dt)
-        bp = np.asarray(bot_params, np.float64)
-        if bp.size == 0:
-            bp = np.zeros(1)
+    record_dt = ladder_dt
 
-        def play(lo: int, hi: int) -> None:
-            play_ladder_batch_nb(*compiled, np.int64(bot_id), bp, np.uint64(seed),
-                                 np.int64(start + lo), out[lo:hi])
-
-        run_blocks(play, count, 500)
-        return out
-
-    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "game_index": records["game_index"].astype(np.int64),
-                "win": records["win"].astype(bool),
-                "outcome": pd.Categorical.from_codes(
-                    records["outcome"].astype(np.int8), categories=list(OUTCOMES)
-                ),
-                "rounds": records["rounds"].astype(np.int16),
-                "rounds_won": records["rounds_won"].astype(np.int16),
-                "gambles": records["gambles"].astype(np.int16),
-            }
-        )
+    def batch_kernel(self, compiled, bot_id, bot_params):
+        bp = bot_params if bot_params.size else np.zeros(1)
+        return BatchKernel(play_ladder_batch_nb, (*compiled, np.int64(bot_id), bp), 500)
 
 
 LADDER_GAME = LadderToyGame()
@@ -376,30 +354,11 @@ class ToyGame(Game):
     def compile(self, values: dict[str, Any]) -> tuple:
         return (np.float64(values["p"]), np.int64(values["max_rounds"]))
 
-    def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
-        out = np.zeros(count, dtype=toy_dt)
+    record_dt = toy_dt
+
+    def batch_kernel(self, compiled, bot_id, bot_params):
         p, max_rounds = compiled
-        bp = np.asarray(bot_params, np.float64)
-
-        def play(lo: int, hi: int) -> None:
-            play_batch_nb(p, max_rounds, np.int64(bot_id), bp, np.uint64(seed),
-                          np.int64(start + lo), out[lo:hi])
-
-        run_blocks(play, count, 500)
-        return out
-
-    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                "game_index": records["game_index"].astype(np.int64),
-                "win": records["win"].astype(bool),
-                "outcome": pd.Categorical.from_codes(
-                    records["outcome"].astype(np.int8), categories=list(OUTCOMES)
-                ),
-                "rounds": records["rounds"].astype(np.int16),
-                "rounds_won": records["rounds_won"].astype(np.int16),
-            }
-        )
+        return BatchKernel(play_batch_nb, (p, max_rounds, np.int64(bot_id), bot_params), 500)
 
 
 GAME = ToyGame()

@@ -2,7 +2,8 @@
 
 Every game's batch kernel is serial: it plays a block of consecutive games on state it
 allocates once, and is compiled ``nogil`` (see :mod:`simlib.core.jit`). :func:`run_blocks`
-cuts a batch into blocks and plays them on ``numba.get_num_threads()`` Python threads, each
+cuts a batch into blocks and plays them on the number of Python threads the run asks for
+(passed down from :func:`simlib.run`'s ``threads``, never through a global setting), each
 taking the next block as it finishes one, so uneven games still share the work evenly. The
 threads are daemons that stop taking blocks on an error or Ctrl-C, so an interrupted run
 exits after the running blocks, not after the rest of its chunk.
@@ -26,12 +27,12 @@ __all__ = ["play_blocks", "run_blocks"]
 
 
 def run_blocks(play: Callable[[int, int], object], count: int, block: int,
-               threads: int | None = None) -> None:
+               threads: int = 1) -> None:
     """Call ``play(lo, hi)`` once for each block ``[lo, hi)`` of ``range(count)``.
 
     Blocks hold ``block`` items (the last may hold fewer). They run on ``threads`` Python
-    threads (default: ``numba.get_num_threads()``, the thread count a run sets), in order
-    on one thread; ``play`` must release the GIL (a ``nogil`` kernel) for threads to help.
+    threads, in order on one thread; ``play`` must release the GIL (a ``nogil`` kernel)
+    for threads to help.
 
     An exception raised by ``play`` stops the threads taking new blocks and is raised here
     once the running blocks have finished. So is a ``KeyboardInterrupt`` (Ctrl-C) in the
@@ -40,12 +41,10 @@ def run_blocks(play: Callable[[int, int], object], count: int, block: int,
     """
     if block < 1:
         raise ValueError(f"block must be at least 1, got {block}")
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
     spans = [(lo, min(count, lo + block)) for lo in range(0, count, block)]
-    if threads is None:
-        import numba
-
-        threads = numba.get_num_threads()
-    if threads <= 1 or len(spans) <= 1:
+    if threads == 1 or len(spans) <= 1:
         for lo, hi in spans:
             play(lo, hi)
         return
@@ -94,13 +93,13 @@ def _join_quietly(workers: list[threading.Thread]) -> None:
 
 
 def play_blocks(kernel: Callable[..., object], args: tuple, seed: int, start: int,
-                out: np.ndarray, block: int) -> np.ndarray:
+                out: np.ndarray, block: int, threads: int = 1) -> np.ndarray:
     """Fill the records ``out`` with games ``start .. start+len(out)-1`` of run ``seed``.
 
     Calls ``kernel(*args, seed, first_index, out[lo:hi])`` for each block (see
-    :func:`run_blocks`): every game's block kernel takes its settings first, then the run's
-    seed (as ``uint64``), the index of the block's first game and the block's records.
-    Returns ``out``.
+    :func:`run_blocks`, on ``threads`` threads): every game's block kernel takes its
+    settings first, then the run's seed (as ``uint64``), the index of the block's first
+    game and the block's records. Returns ``out``.
     """
     seed64 = np.uint64(seed)
     start = int(start)
@@ -108,5 +107,5 @@ def play_blocks(kernel: Callable[..., object], args: tuple, seed: int, start: in
     def play(lo: int, hi: int) -> None:
         kernel(*args, seed64, start + lo, out[lo:hi])
 
-    run_blocks(play, len(out), block)
+    run_blocks(play, len(out), block, threads)
     return out

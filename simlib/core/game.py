@@ -1,8 +1,19 @@
 """The interface every game offers the runner, the command line and the reports.
 
 Nothing here knows any game's rules: a game module subclasses :class:`Game`, describes its
-settings, presets and bots, and supplies the compile / batch / frame steps. The runner only
-ever calls those.
+settings, presets and bots, and supplies three steps (every other hook has a default):
+
+- :meth:`Game.compile`: resolved settings -> the tuple of numpy arrays its kernels read;
+- :meth:`Game.batch_kernel`: which block kernel plays a bot, with its leading arguments
+  (:class:`BatchKernel`); the shared :meth:`Game.play_batch` allocates the records and
+  deals the blocks to threads;
+- :attr:`Game.record_dt`: the record of one game, which the shared
+  :meth:`Game.records_to_frame` turns into rows (a game names the categories of its coded
+  fields and how its array fields spread into columns, :meth:`Game.frame_field`).
+
+What a run's frame and report need beyond the records comes in a :class:`RunContext`
+(the run's resolved settings), never from process-wide state; what a report shows beyond
+the standard tables is a :class:`ReportSpec` (:meth:`Game.report_spec`).
 """
 
 from __future__ import annotations
@@ -15,9 +26,19 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
+from simlib.core.blocks import play_blocks
 from simlib.errors import SimlibInputError
 
-__all__ = ["Setting", "Bot", "Game", "TableOption", "TableSpec"]
+__all__ = [
+    "BatchKernel",
+    "Bot",
+    "Game",
+    "ReportSpec",
+    "RunContext",
+    "Setting",
+    "TableOption",
+    "TableSpec",
+]
 
 
 @dataclass(frozen=True)
@@ -261,6 +282,86 @@ class TableSpec:
         return df
 
 
+@dataclass(frozen=True)
+class RunContext:
+    """What a game's frame and report hooks may know of the run beyond its records.
+
+    Attributes
+    ----------
+    values : mapping
+        The run's resolved settings (:meth:`Game.resolve`). A data-file setting
+        (``Setting.file``) holds ``"default"`` or a path whose content is the run's (the
+        runner's content-addressed copy, so the names read from it are the ones played).
+        Empty when unknown (a report of rows alone): hooks then read the defaults.
+
+    """
+
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """The run's value of setting ``name``, or ``default`` when the run did not say."""
+        return self.values.get(name, default)
+
+
+@dataclass(frozen=True)
+class BatchKernel:
+    """How a game plays a block of games with one bot (see :meth:`Game.batch_kernel`).
+
+    ``kernel(*args, seed, first_index, records)`` plays the games ``first_index ..
+    first_index + len(records) - 1`` of run ``seed`` (``uint64``) into ``records`` (a
+    slice of the batch's record array); it must be ``nogil`` for threads to help. ``block``
+    is the number of games a thread takes at a time.
+    """
+
+    kernel: Callable[..., object]
+    args: tuple
+    block: int
+
+
+@dataclass(frozen=True)
+class ReportSpec:
+    """What a game's report shows beyond the standard tables (:meth:`Game.report_spec`).
+
+    Attributes
+    ----------
+    outcomes : tuple of str
+        The outcome categories in display order.
+    leave_columns : tuple of str
+        Per unit, the round it left play (the "still in play by round" chart).
+    remaining_label : str
+        What that chart counts ("cavers still in the cave").
+    measure_columns : tuple of str
+        Columns of the means table.
+    time_column : str
+        The column of the "When games end" section.
+    causes : tuple
+        ``(label, total column or None, part columns)`` triples of "What causes it".
+    matchup : tuple of str or None
+        A two-seat game: seat 0's and seat 1's entity columns and the winner column.
+    first_column : str or None
+        A two-seat game: the column of the seat that went first.
+    card_masks : tuple of tuple of str
+        A two-seat game: per seat, the bitmask columns of the items it used.
+    card_labels : tuple of str
+        Item names by bit position of ``card_masks``.
+    readings : tuple of dict
+        The open readings the run used (:meth:`Game.readings_used`).
+
+    """
+
+    outcomes: tuple[str, ...] = ()
+    leave_columns: tuple[str, ...] = ()
+    remaining_label: str = "units still in play"
+    measure_columns: tuple[str, ...] = ()
+    time_column: str = "rounds"
+    causes: tuple[tuple[str, str | None, tuple[str, ...]], ...] = ()
+    matchup: tuple[str, str, str] | None = None
+    first_column: str | None = None
+    card_masks: tuple[tuple[str, ...], ...] = ()
+    card_labels: tuple[str, ...] = ()
+    readings: tuple[dict[str, Any], ...] = ()
+
+
 class Game:
     """Base class of a game spec. Subclasses fill the class attributes and methods.
 
@@ -282,6 +383,13 @@ class Game:
     default_bot : str
     outcomes : tuple of str
         The categories of the ``outcome`` column, in display order.
+    record_dt : numpy.dtype
+        The record of one game (``align=True``): ``game_index``, ``win``, ``outcome``
+        (a code into ``outcomes``), ``rounds``, then the game's measures.
+
+    The report hooks (:class:`ReportSpec` has their meaning): ``leave_columns``,
+    ``remaining_label``, ``measure_columns``, ``time_column``, ``causes``,
+    ``matchup_columns``, ``first_column``, ``card_mask_columns`` and :meth:`item_labels`.
 
     """
 
@@ -294,9 +402,20 @@ class Game:
     bots: tuple[Bot, ...] = ()
     default_bot: str = ""
     outcomes: tuple[str, ...] = ()
+    record_dt: np.dtype = np.dtype([])
     #: About how long a first run compiles the game's kernels (seconds on one core; the
     #: benchmarks measure it), said in the "compiling" line; None: not stated.
     compile_seconds: int | None = None
+
+    # --- what the report shows beyond the standard tables (ReportSpec) ---------------
+    leave_columns: tuple[str, ...] = ()
+    remaining_label: str = "units still in play"
+    measure_columns: tuple[str, ...] = ()
+    time_column: str = "rounds"
+    causes: tuple[tuple[str, str | None, tuple[str, ...]], ...] = ()
+    matchup_columns: tuple[str, str, str] | None = None
+    first_column: str | None = None
+    card_mask_columns: tuple[tuple[str, ...], ...] = ()
 
     # --- lookup helpers -------------------------------------------------------------
     def setting(self, name: str) -> Setting:
@@ -386,16 +505,109 @@ class Game:
         """Turn resolved settings into the tuple of numpy arrays the kernel reads."""
         raise NotImplementedError
 
-    def play_batch(
-        self, compiled: tuple, bot_id: int, bot_params: np.ndarray, seed: int, start: int,
-        count: int,
-    ) -> np.ndarray:
-        """Play games ``start .. start+count-1``; return their records (structured array)."""
+    def batch_kernel(
+        self, compiled: tuple, bot_id: int, bot_params: np.ndarray
+    ) -> BatchKernel:
+        """The block kernel that plays bot ``bot_id`` on ``compiled`` settings.
+
+        ``bot_params`` is the bot's parameter vector (float64). Returns the kernel with its
+        leading arguments (:class:`BatchKernel`). Raise ``SimlibInputError`` for a
+        parameter value the kernel cannot take.
+        """
         raise NotImplementedError
 
-    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
-        """Turn records into a DataFrame: ``game_index, win, outcome, rounds`` then measures."""
-        raise NotImplementedError
+    def play_batch(
+        self, compiled: tuple, bot_id: int, bot_params: np.ndarray, seed: int, start: int,
+        count: int, threads: int = 1,
+    ) -> np.ndarray:
+        """Play games ``start .. start+count-1``; return their records (``record_dt``).
+
+        The games are dealt to ``threads`` threads a block at a time
+        (:func:`simlib.core.blocks.play_blocks`); the records do not depend on it.
+        """
+        out = np.zeros(int(count), dtype=self.record_dt)
+        bp = np.ascontiguousarray(bot_params, dtype=np.float64)
+        batch = self.batch_kernel(compiled, int(bot_id), bp)
+        return play_blocks(batch.kernel, batch.args, seed, start, out, batch.block, threads)
+
+    def context(self, values: Mapping[str, Any] | None = None) -> RunContext:
+        """The :class:`RunContext` of a run with resolved settings ``values`` (or unknown)."""
+        return RunContext(dict(values) if values else {})
+
+    def frame_field(
+        self, name: str, values: np.ndarray, ctx: RunContext
+    ) -> Mapping[str, Any] | None:
+        """The frame columns of record field ``name`` when the default does not fit.
+
+        Return ``{column: values}`` (e.g. a category from codes, a per-seat array spread
+        into columns), or ``None`` for the default: ``outcome`` as a category of
+        :attr:`outcomes`, a field of shape ``(n, k)`` as columns ``name_0 .. name_{k-1}``,
+        any other field as it is.
+        """
+        return None
+
+    def finish_frame(self, cols: dict[str, Any], records: np.ndarray, ctx: RunContext) -> None:
+        """Add columns computed from several fields to ``cols`` (in place). Default: none."""
+
+    def records_to_frame(self, records: np.ndarray, ctx: RunContext | None = None) -> pd.DataFrame:
+        """Turn records into a DataFrame: ``game_index, win, outcome, rounds`` then measures.
+
+        Each field becomes columns by :meth:`frame_field` (or the default it describes),
+        then :meth:`finish_frame` adds the columns computed from several fields. ``ctx``
+        is the run's context (:meth:`context`; default: the default settings).
+        """
+        ctx = self.context() if ctx is None else ctx
+        cols: dict[str, Any] = {}
+        for name in records.dtype.names or ():
+            v = records[name]
+            own = self.frame_field(name, v, ctx)
+            if own is not None:
+                cols.update(own)
+            elif name == "outcome":
+                cols[name] = pd.Categorical.from_codes(v.astype(np.int64),
+                                                       categories=list(self.outcomes))
+            elif v.ndim == 2:
+                for i in range(v.shape[1]):
+                    cols[f"{name}_{i}"] = v[:, i]
+            else:
+                cols[name] = v
+        self.finish_frame(cols, records, ctx)
+        return pd.DataFrame(cols)
+
+    # --- the report -----------------------------------------------------------------
+    def item_labels(self, ctx: RunContext) -> tuple[str, ...]:
+        """Item names by bit position of ``card_mask_columns`` (e.g. card names). Default: none."""
+        return ()
+
+    def readings_used(self, ctx: RunContext) -> tuple[dict[str, Any], ...]:
+        """The open readings (:meth:`readings`) a run used: ``name, rule, value, help``.
+
+        ``value`` is the run's value when ``ctx`` holds it, else the setting's default (the
+        rulebook's most literal reading).
+        """
+        return tuple(
+            {"name": s.name, "rule": s.reading, "value": ctx.get(s.name, s.default),
+             "help": s.help}
+            for s in self.readings()
+        )
+
+    def report_spec(self, ctx: RunContext | None = None) -> ReportSpec:
+        """What this game's report shows beyond the standard tables, for the run ``ctx``."""
+        ctx = self.context() if ctx is None else ctx
+        masks = tuple(tuple(seat) for seat in self.card_mask_columns)
+        return ReportSpec(
+            outcomes=tuple(self.outcomes),
+            leave_columns=tuple(self.leave_columns),
+            remaining_label=self.remaining_label,
+            measure_columns=tuple(self.measure_columns),
+            time_column=self.time_column,
+            causes=tuple(self.causes),
+            matchup=tuple(self.matchup_columns) if self.matchup_columns else None,  # type: ignore[arg-type]
+            first_column=self.first_column,
+            card_masks=masks,
+            card_labels=tuple(self.item_labels(ctx)) if masks else (),
+            readings=self.readings_used(ctx),
+        )
 
     def describe(self) -> dict[str, Any]:
         """Everything ``simlib games`` prints about this game, as plain data."""

@@ -41,7 +41,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlib.core.checks import check_int, check_run_kwargs, check_seed
+from simlib.core.cluster import shared_cluster
 from simlib.core.game import Game
+from simlib.core.outdir import existing_record, same_identity
 from simlib.core.results import (
     RUN_FILE,
     Results,
@@ -50,15 +53,11 @@ from simlib.core.results import (
     list_chunks,
     present_ranges,
     read_json,
+    value_label,
+    value_text,
 )
 from simlib.core.runner import (
     RunPlan,
-    _check_int,
-    _check_run_kwargs,
-    _connect,
-    _fmt,
-    _is_client,
-    _value_label,
     check_out,
     compare,
     execute,
@@ -121,7 +120,7 @@ class RungPlan:
     @property
     def folder_name(self) -> str:
         """The rung's run folder under ``DIR/rungs/``."""
-        name = f"preset={_value_label(self.preset)},bot={_value_label(self.bot)}"
+        name = f"preset={value_label(self.preset)},bot={value_label(self.bot)}"
         return name if self.budget is None else f"{name},budget={self.budget}"
 
 
@@ -256,8 +255,8 @@ def resolve_ladder(
     """Validate a ladder and resolve every rung's run; raise ``SimlibInputError`` on bad input."""
     g = get_game(game)
     budget_list = check_budgets(g, budgets)
-    games = _check_int("games", games, 1)
-    seed = _check_int("seed", seed, 0, 2**63 - 1, "2**63 - 1")
+    games = check_int("games", games, 1)
+    seed = check_seed(seed)
     if settings is not None and not isinstance(settings, dict):
         raise SimlibInputError(
             f"settings: expected a dict of setting name -> value, not {type(settings).__name__}"
@@ -302,28 +301,12 @@ def resolve_ladder(
 # --- the folder -----------------------------------------------------------------------------
 def _check_ladder_folder(folder: Path, plan: LadderPlan) -> dict | None:
     """Return the stored ``ladder.json`` when ``folder`` holds this ladder, ``None`` when new."""
-    if not folder.exists():
+    stored = existing_record(folder, LADDER_FILE, "skill ladder")
+    if stored is None:
         return None
-    if not folder.is_dir():
-        raise SimlibInputError(f"out folder '{folder}' is a file; expected a folder")
-    if not (folder / LADDER_FILE).is_file():
-        if any(folder.iterdir()):
-            raise SimlibInputError(
-                f"out folder '{folder}' is not empty and holds no skill ladder (no "
-                f"{LADDER_FILE}); use a new or empty folder"
-            )
-        return None
-    stored = read_json(folder / LADDER_FILE, "ladder file")
     if stored.get("simlib_ladder") != LADDER_FORMAT:
         raise SimlibInputError(f"'{folder / LADDER_FILE}' is not a ladder file written by simlib")
-    new = plan.identity()
-    for key in IDENTITY_KEYS:
-        if stored.get(key) != new[key]:
-            raise SimlibInputError(
-                f"out folder '{folder}' holds a different ladder ({key}: "
-                f"{_fmt(stored.get(key))} there, {_fmt(new[key])} in this call); use "
-                "another folder or the same configuration"
-            )
+    same_identity(folder, stored, plan.identity(), IDENTITY_KEYS, "ladder")
     return stored
 
 
@@ -416,7 +399,7 @@ def run_ladder(
     plan: LadderPlan, out: str | os.PathLike | None = None, **run_kwargs: Any
 ) -> Ladder:
     """Play a resolved :class:`LadderPlan` (see :func:`ladder` for the arguments)."""
-    _check_run_kwargs(run_kwargs)
+    check_run_kwargs(run_kwargs)
     folder = Path(out) if out is not None else None
     stored = check_ladder_out(plan, folder) if folder is not None else None
     rung_dirs = [
@@ -430,21 +413,8 @@ def run_ladder(
         _write_file(folder, plan, timing, complete=False)
 
     local = run_kwargs.get("backend", "local") == "local"
-    owned = None
-    if not local and not _is_client(run_kwargs.get("scheduler")):
-        # one cluster for the whole ladder rather than one per rung
-        client, cluster, _ = _connect(run_kwargs.get("scheduler"))
-        owned = (client, cluster)
-        run_kwargs = {**run_kwargs, "scheduler": client}
-        if cluster is not None and run_kwargs.get("threads") is None:
-            run_kwargs["threads"] = 1
-    try:
-        rungs = _play_rungs(plan, folder, rung_dirs, timing, local, run_kwargs)
-    finally:
-        if owned is not None:
-            owned[0].close()
-            if owned[1] is not None:
-                owned[1].close()
+    with shared_cluster(run_kwargs) as shared:  # one cluster for every rung
+        rungs = _play_rungs(plan, folder, rung_dirs, timing, local, shared)
     result = Ladder.from_plan(plan, rungs, str(folder) if folder is not None else None)
     if folder is not None:
         _write_file(folder, plan, timing, complete=True, ladder_obj=result)
@@ -788,31 +758,6 @@ class Ladder:
             )
         return pd.DataFrame(rows)
 
-    def to_text(self) -> str:
-        """The three tables as aligned text (what ``simlib ladder`` prints)."""
-        from simlib.report import tables
-
-        def text(df: pd.DataFrame) -> str:
-            return df.to_string(index=False)
-
-        parts = [
-            f"{self.title}: skill ladder, {self.games:,} games per rung, seed {self.seed}, "
-            f"budgets {', '.join(map(str, self.budgets))}"
-            + ("" if self.complete else " (partial: some rungs hold fewer games; run again)"),
-            "",
-            "rungs (win rate with 95% Wilson interval; seconds per game after a warm-up):",
-            text(tables.format_ladder_table(self.table())),
-            "",
-            "steps (paired differences, 95% Newcombe interval, exact McNemar p):",
-            text(tables.format_ladder_steps(self.steps())),
-            "",
-            "headroom (best search rung against the default bot, paired):",
-            text(tables.format_headroom(self.headroom())),
-        ]
-        if self.readings:
-            parts += ["", "readings: " + readings_text(self.readings)]
-        return "\n".join(parts)
-
     def meta(self) -> dict[str, Any]:
         """How to reproduce the ladder, as plain data (for reports)."""
         return jsonable(
@@ -838,7 +783,7 @@ class Ladder:
         parts += ["--budgets", ",".join(map(str, self.budgets)), "--games", str(self.games),
                   "--seed", str(self.seed)]
         for k, v in self.settings.items():
-            parts += ["--set", f"{k}={_fmt(v)}"]
+            parts += ["--set", f"{k}={value_text(v)}"]
         if self.out:
             parts += ["--out", str(self.out)]
         return " ".join(parts)
@@ -846,20 +791,14 @@ class Ladder:
 
 def _ladder_readings(game: Game, plan: LadderPlan) -> list[dict[str, Any]]:
     """The readings the ladder's rungs used (one value, or one per preset when they differ)."""
-    from simlib.report.options import readings_used
-
     per_preset: dict[str, dict[str, Any]] = {}
     for r in plan.rungs:
         per_preset.setdefault(r.preset, r.plan.values)
     out = []
-    for entry in readings_used(game, next(iter(per_preset.values()))):
+    for entry in game.readings_used(game.context(next(iter(per_preset.values())))):
         values = {p: v.get(entry["name"]) for p, v in per_preset.items()}
-        if len({_fmt(v) for v in values.values()}) > 1:
-            entry = {**entry, "value": "; ".join(f"{p}: {_fmt(v)}" for p, v in values.items())}
+        if len({value_text(v) for v in values.values()}) > 1:
+            shown = "; ".join(f"{p}: {value_text(v)}" for p, v in values.items())
+            entry = {**entry, "value": shown}
         out.append(entry)
     return out
-
-
-def readings_text(readings: list[dict[str, Any]]) -> str:
-    """``name=value (rule)`` for each reading, comma-separated."""
-    return ", ".join(f"{r['name']}={_fmt(r['value'])} ({r['rule']})" for r in readings)

@@ -78,6 +78,19 @@ def jsonable(obj: Any) -> Any:
     return obj
 
 
+def value_text(value: Any) -> str:
+    """A setting's value as a designer types it: text as it is, else JSON (``true``, ``4``)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(jsonable(value))
+
+
+def value_label(value: Any) -> str:
+    """A value as a folder name's part: :func:`value_text` with other characters as ``_``."""
+    text = value_text(value)
+    return "".join(c if c.isalnum() or c in "._-+" else "_" for c in text)
+
+
 def _tmp_name(path: Path) -> Path:
     return path.with_name(f".{path.name}.tmp-{os.getpid()}")
 
@@ -534,7 +547,7 @@ class Results:
             Columns to group by (e.g. a swept setting, ``"preset"``, ``"bot"``).
 
         """
-        from simlib.report import tables
+        from simlib.core import summary as tables
 
         prior = self.anytime_prior(by)
         if self._df is None and prior is None:
@@ -548,8 +561,8 @@ class Results:
         and the rates and Wilson intervals computed once from the totals: the same table
         as from the whole frame.
         """
+        from simlib.core import summary as tables
         from simlib.core.stats import wilson_interval
-        from simlib.report import tables
 
         assert self.source is not None
         keys = [] if by is None else ([by] if isinstance(by, str) else list(by))
@@ -659,7 +672,7 @@ class Results:
         """
         import html
 
-        from simlib.report import tables
+        from simlib.core import summary as tables
 
         by = [c for c in self.meta.get("varying") or [] if c in self.df.columns] or None
         shown = tables.format_table(self.summary(by=by))

@@ -24,12 +24,9 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-import logging
 import math
-import multiprocessing
 import os
 import sys
-import time
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -39,9 +36,20 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlib.core import cluster
+from simlib.core.checks import (
+    check_games,
+    check_precision,
+    check_run_kwargs,
+    check_run_options,
+    check_seed,
+    max_threads,
+    out_folder,
+)
 from simlib.core.datafile import DataSnapshot, materialize, snapshot
-from simlib.core.folderlock import LOCK_FILE, folder_lock
+from simlib.core.folderlock import folder_lock
 from simlib.core.game import Bot, Game
+from simlib.core.outdir import existing_record
 from simlib.core.results import (
     CHUNK_DIR,
     RUN_FILE,
@@ -64,6 +72,8 @@ from simlib.core.results import (
     set_damaged_aside,
     simlib_version,
     sort_games,
+    value_label,
+    value_text,
 )
 from simlib.errors import SimlibInputError, SimlibRunError
 from simlib.games.registry import get_game
@@ -87,28 +97,12 @@ __all__ = [
 DEFAULT_CHUNK_SIZE = 200_000
 #: Smallest default chunk on the dask backend, which aims at ~4 chunks per worker.
 DASK_MIN_CHUNK_SIZE = 10_000
-#: Seconds to wait for a Dask scheduler given by address before giving up.
-DASK_CONNECT_TIMEOUT = 5
-#: Seconds a Dask run waits with no worker connected before it stops with one line (the
-#: finished chunks are kept in ``out``; running again resumes).
-DASK_NO_WORKERS_TIMEOUT = 60
-#: Seconds between two looks at the cluster's workers while a Dask run waits.
-DASK_POLL = 0.05
-#: What a script must do to start a local Dask cluster (said in the error when it did not).
-DASK_MAIN_GUARD = (
-    "backend='dask' without a scheduler starts a local cluster whose worker processes "
-    "import the script again: put the script's run under `if __name__ == \"__main__\":` "
-    "(see README, Dask)"
-)
 #: Seconds before an automatic progress bar appears (short runs stay quiet).
 PROGRESS_DELAY = 2.0
-#: Largest number of games in one run (chunk file names hold 12 digits).
-MAX_GAMES = 10**12 - 1
 #: Most values one sweep takes (each is a whole run): more is a typo in a range, and a
 #: range is refused before its values are built.
 MAX_SWEEP_VALUES = 1000
 
-BACKENDS = ("local", "dask")
 #: Games between two looks of a run to a precision: the stopping rule checks its interval
 #: after games 1000, 2000, ... (and at the cap), whatever the chunk size or backend, so
 #: the game count it stops at is a function of the seed alone.
@@ -169,31 +163,6 @@ class RunPlan:
         }
 
 
-def _max_threads() -> int:
-    """The most threads numba may use in this process (NUMBA_NUM_THREADS)."""
-    import numba
-
-    return int(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-
-
-def _check_int(
-    name: str, value: Any, lo: int, hi: int | None = None, hi_text: str | None = None
-) -> int:
-    if hi is None:
-        allowed = f"an integer >= {lo}"
-    else:
-        allowed = f"an integer from {lo} to {hi_text or hi}"
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        if isinstance(value, (float, np.floating)) and float(value).is_integer():
-            value = int(value)
-        else:
-            raise SimlibInputError(f"{name}: {value!r} is not allowed; expected {allowed}")
-    value = int(value)
-    if value < lo or (hi is not None and value > hi):
-        raise SimlibInputError(f"{name}: {value} is not allowed; expected {allowed}")
-    return value
-
-
 def resolve_run(
     game: str | Game,
     *,
@@ -218,8 +187,8 @@ def resolve_run(
     values = g.resolve(preset, settings)
     b = g.bot(bot)
     params = b.resolve_params(bot_params)
-    games = _check_int("games", games, 1, MAX_GAMES, "10**12 - 1")
-    seed = _check_int("seed", seed, 0, 2**63 - 1, "2**63 - 1")
+    games = check_games(games)
+    seed = check_seed(seed)
     data_files = {
         s.name: snapshot(values[s.name], f"setting '{s.name}'")
         for s in g.settings
@@ -236,12 +205,6 @@ def resolve_run(
         data_files,
         dict(g.derived(values)),
     )
-
-
-def _fmt(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    return json.dumps(jsonable(value))
 
 
 def _dict_difference(old: dict, new: dict, missing: Any) -> tuple[str, Any, Any] | None:
@@ -272,20 +235,6 @@ def _first_difference(stored: dict, new: dict) -> tuple[str, Any, Any] | None:
     return None
 
 
-def out_folder(out: Any, key: str = "out") -> Path | None:
-    """Check an ``out`` argument and return it as a path (``~`` expanded), or None."""
-    if out is None:
-        return None
-    if isinstance(out, bool) or not isinstance(out, (str, os.PathLike)):
-        raise SimlibInputError(
-            f"{key}: expected a folder path (a str or path), got {type(out).__name__} {out!r}"
-        )
-    text = os.fspath(out)
-    if not isinstance(text, str) or not text.strip():
-        raise SimlibInputError(f"{key}: expected a folder path, got {out!r}")
-    return Path(text).expanduser()
-
-
 def check_out(out: str | os.PathLike, plan: RunPlan) -> dict | None:
     """Check that ``out`` may hold ``plan``'s run, touching nothing.
 
@@ -293,11 +242,7 @@ def check_out(out: str | os.PathLike, plan: RunPlan) -> dict | None:
     ``None`` when the folder is new or empty. Raises ``SimlibInputError`` otherwise.
     """
     folder = Path(out)
-    if not folder.exists():
-        return None
-    if not folder.is_dir():
-        raise SimlibInputError(f"out folder '{out}' is a file; expected a folder")
-    if (folder / RUN_FILE).exists():
+    if existing_record(folder, RUN_FILE, "simlib run") is not None:
         stored = read_run_config(folder)
         diff = _first_difference(stored, plan.config())
         if diff is not None:
@@ -323,15 +268,11 @@ def check_out(out: str | os.PathLike, plan: RunPlan) -> dict | None:
                     "the file."
                 )
             raise SimlibInputError(
-                f"out folder '{out}' holds a run of {stored['game']} with {key}={_fmt(old)}; "
-                f"this call has {key}={_fmt(new)}. Use another folder or the same configuration."
+                f"out folder '{out}' holds a run of {stored['game']} with "
+                f"{key}={value_text(old)}; this call has {key}={value_text(new)}. Use another "
+                "folder or the same configuration."
             )
         return stored
-    if any(p.name != LOCK_FILE for p in folder.iterdir()):
-        raise SimlibInputError(
-            f"out folder '{out}' is not empty and holds no simlib run (no {RUN_FILE}); "
-            "use a new or empty folder"
-        )
     return None
 
 
@@ -405,10 +346,9 @@ def play_chunk(
 
     Takes plain data (the game by name or as a picklable ``Game``) so a worker needs only
     simlib installed. Compiled settings are cached per worker process, keyed by the game,
-    its engine version and the resolved settings.
+    its engine version and the resolved settings. ``threads`` (default: every core numba
+    may use) plays the chunk's blocks.
     """
-    import numba
-
     g = get_game(game)
     _WORKER_GAMES[g.name] = g
     values = {
@@ -420,183 +360,9 @@ def play_chunk(
     )
     compiled = _compiled_for(key)
     param_vec = np.array(list(params.values()), dtype=np.float64)
-    old = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(min(threads, _max_threads()))
-    try:
-        records = g.play_batch(compiled, g.bot(bot).id, param_vec, seed, start, count)
-    finally:
-        numba.set_num_threads(old)
-    return normalize_frame(g.records_to_frame(records), g.outcomes)
-
-
-def _connect(scheduler: Any):
-    """Return ``(client, owned_cluster_or_None, owned)`` for ``scheduler``."""
-    from dask.distributed import Client, LocalCluster
-
-    if scheduler is None:
-        if getattr(multiprocessing.current_process(), "_inheriting", False):
-            # A worker process importing a script that has no __main__ guard: starting a
-            # cluster here would fail deep inside multiprocessing. Stop quietly: the
-            # process that started the cluster says why, once.
-            raise SystemExit(1)
-        try:
-            with _dask_logs_quiet():
-                cluster = LocalCluster(
-                    n_workers=os.cpu_count() or 1,
-                    threads_per_worker=1,
-                    processes=True,
-                    dashboard_address=None,
-                )
-        except RuntimeError as err:
-            raise SimlibInputError(
-                f"{DASK_MAIN_GUARD}; the local cluster's workers did not start ({err})"
-            ) from None
-        return Client(cluster, set_as_default=False), cluster, True
-    if isinstance(scheduler, Client):
-        return scheduler, None, False
-    if isinstance(scheduler, str):
-        _check_address(scheduler)
-        try:
-            client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT, set_as_default=False)
-        except Exception as err:  # noqa: BLE001 - any failure to connect is one line
-            reason = " ".join(str(err).split()) or type(err).__name__
-            if isinstance(err, MemoryError):
-                reason = "the reply was not a Dask scheduler's"
-            _discard_unconnected_client(err)
-            raise SimlibInputError(
-                f"scheduler: cannot connect to '{scheduler}' "
-                f"({reason}); expected the address of a running Dask scheduler, "
-                "e.g. tcp://host:8786"
-            ) from None
-        return client, None, True
-    raise SimlibInputError(
-        "scheduler: expected a Dask scheduler address (e.g. 'tcp://host:8786'), a "
-        f"dask.distributed.Client or None, not {type(scheduler).__name__}"
-    )
-
-
-#: Address schemes a Dask scheduler listens on.
-DASK_SCHEMES = ("tcp", "tls", "inproc", "ucx", "ws", "wss")
-
-
-def _check_address(address: str) -> None:
-    """Refuse an address that cannot name a scheduler before any connection is tried."""
-    scheme, sep, rest = address.partition("://")
-    if not sep:
-        scheme, rest = "tcp", address
-    host, _, port = rest.rpartition(":")
-    if scheme == "inproc":  # an in-process scheduler: inproc://HOST/PID/N, no port
-        host, port = rest, "1"
-    if scheme not in DASK_SCHEMES or not host or not (port.isascii() and port.isdigit()
-                                                      and 0 < int(port) < 65536):
-        raise SimlibInputError(
-            f"scheduler: '{address}' is not a Dask scheduler address; expected "
-            "SCHEME://HOST:PORT with SCHEME one of " + ", ".join(DASK_SCHEMES)
-            + " (e.g. tcp://host:8786)"
-        )
-
-
-def _discard_unconnected_client(err: BaseException) -> None:
-    """Stop the event loop of a ``Client`` whose constructor failed.
-
-    The half-made client is otherwise collected later, and its ``__del__`` tries to close a
-    connection that never opened: a 10 s stall and an "Exception ignored in Client.__del__"
-    page after our one line. Only attributes of the client object are touched; any change in
-    them leaves the old behaviour (noisy, not wrong).
-    """
-    from dask.distributed import Client
-
-    tb = err.__traceback__
-    while tb is not None:
-        obj = tb.tb_frame.f_locals.get("self")
-        if isinstance(obj, Client):
-            try:
-                obj.status = "closed"
-                obj._loop_runner.stop()
-            except Exception:  # noqa: BLE001 - best effort, see above
-                pass
-        tb = tb.tb_next
-    err.__traceback__ = None
-
-
-class _dask_logs_quiet:
-    """Hold back distributed's own error logs while a local cluster starts.
-
-    A failure to start is turned into one line by :func:`_connect`, not a page of tracebacks.
-    """
-
-    def __enter__(self):
-        self._logger = logging.getLogger("distributed")
-        self._level = self._logger.level
-        self._logger.setLevel(logging.CRITICAL)
-
-    def __exit__(self, *exc):
-        self._logger.setLevel(self._level)
-        return False
-
-
-def _live_workers(client) -> int:
-    """Workers the client last heard of (the client's own cached view: never blocks)."""
-    try:
-        return len(client.scheduler_info().get("workers", {}))
-    except Exception:  # noqa: BLE001 - a client that cannot say has none we can use
-        return 0
-
-
-def _completed(client, futures, where, folder: Path | None, total: int):
-    """Yield ``futures`` as they finish.
-
-    Stops with one line when the cluster has had no worker for
-    :data:`DASK_NO_WORKERS_TIMEOUT` seconds or a chunk keeps killing workers.
-    """
-    from dask.distributed import as_completed
-
-    pending = as_completed(futures, loop=client.loop)
-    done = 0
-    idle_since = None
-    kept = f" and saved in {folder}" if folder is not None else ""
-    resume = (
-        "run the same command again to resume"
-        if folder is not None
-        else "nothing was saved (no out)"
-    )
-    while not pending.is_empty():
-        batch = pending.next_batch(block=False)
-        for fut in batch:
-            if fut.status == "error":
-                err = fut.exception()
-                if type(err).__name__ == "KilledWorker":
-                    start, stop = where[fut.key]
-                    raise SimlibRunError(
-                        f"dask: the chunk of games {start}..{stop - 1} was lost with the worker "
-                        f"that played it, again and again (KilledWorker); {done} of {total} "
-                        f"chunks are finished{kept}; {resume}"
-                    ) from None
-            done += 1
-            yield fut
-        if batch:
-            idle_since = None
-            continue
-        now = time.monotonic()
-        if _live_workers(client) == 0:
-            idle_since = now if idle_since is None else idle_since
-            if now - idle_since >= DASK_NO_WORKERS_TIMEOUT:
-                raise SimlibRunError(
-                    f"dask: no worker connected to the scheduler for "
-                    f"{DASK_NO_WORKERS_TIMEOUT:g} s; {done} of {total} chunks are "
-                    f"finished{kept}; start workers and {resume}"
-                )
-        else:
-            idle_since = None
-        time.sleep(DASK_POLL)
-
-
-def _n_workers(client) -> int:
-    try:
-        return max(1, len(client.scheduler_info().get("workers", {})))
-    except Exception:  # noqa: BLE001 - only a sizing hint
-        return 1
+    threads = max_threads() if threads is None else min(threads, max_threads())
+    records = g.play_batch(compiled, g.bot(bot).id, param_vec, seed, start, count, threads)
+    return normalize_frame(g.records_to_frame(records, g.context(values)), g.outcomes)
 
 
 # --- the run --------------------------------------------------------------------------------
@@ -652,8 +418,10 @@ def run(
         ``True`` always show a progress bar on stderr, ``False`` never, ``None``
         (default) show it once a run lasts more than 2 s unless ``SIMLIB_PROGRESS=0``.
     threads : int, optional
-        Numba threads for this run (``1 .. NUMBA_NUM_THREADS``); restored afterwards. On
-        dask: threads per task on the workers (default 1 on the automatic LocalCluster).
+        Threads that play this run's games (``1 .. NUMBA_NUM_THREADS``; default: all), handed
+        to the block scheduler (:func:`simlib.core.blocks.run_blocks`); no global setting
+        changes. On dask: threads per task on the workers (default 1 on the automatic
+        LocalCluster).
     precision : float, optional
         Play until the win rate's anytime-valid 95% interval
         (:func:`simlib.core.stats.confidence_sequence`, prior tuned for this precision) has
@@ -721,7 +489,7 @@ def stopping_rule(precision: float, confidence: float = 0.95) -> dict[str, Any]:
     """The parameters of a run to ``precision`` (validated), as ``meta["stopping"]`` holds."""
     from simlib.core import stats
 
-    precision = stats._check_precision(precision)
+    precision = check_precision(precision)
     return {
         "precision": precision,
         "confidence": confidence,
@@ -981,7 +749,7 @@ def compare_to_precision(
 
     from simlib.core import stats
 
-    precision = stats._check_precision(precision)
+    precision = check_precision(precision)
     confidence = stats._check_level(confidence, "confidence")
     unknown = set(run_kwargs) - {"backend", "scheduler", "chunk_size", "progress", "threads"}
     if unknown:
@@ -1067,35 +835,6 @@ def _paired_stage(
     return min(cap, target)
 
 
-def _check_run_kwargs(run_kwargs: dict[str, Any]) -> None:
-    """Check the execution keywords (as :func:`run` takes them) a caller passes through."""
-    _check_options(
-        run_kwargs.get("backend", "local"),
-        run_kwargs.get("scheduler"),
-        run_kwargs.get("chunk_size"),
-        run_kwargs.get("progress"),
-        run_kwargs.get("threads"),
-    )
-
-
-def _check_options(backend, scheduler, chunk_size, progress, threads) -> None:
-
-    if backend not in BACKENDS:
-        raise SimlibInputError(
-            f"backend: {backend!r} is not allowed; expected one of {', '.join(BACKENDS)}"
-        )
-    if scheduler is not None and backend != "dask":
-        raise SimlibInputError("scheduler: only used with backend='dask'")
-    if chunk_size is not None:
-        _check_int("chunk_size", chunk_size, 1)
-    if threads is not None:
-        _check_int("threads", threads, 1, _max_threads())
-    if progress not in (None, True, False):
-        raise SimlibInputError(
-            f"progress: {progress!r} is not allowed; expected True, False or None (automatic)"
-        )
-
-
 def execute(
     plan: RunPlan,
     *,
@@ -1114,7 +853,7 @@ def execute(
     writes it, and its configuration is checked again under the lock, so a second writer
     is refused instead of mixing its chunks with the first one's.
     """
-    _check_options(backend, scheduler, chunk_size, progress, threads)
+    check_run_options(backend, scheduler, chunk_size, progress, threads)
     args = (plan, backend, scheduler, chunk_size, progress, threads, desc)
     folder = out_folder(out)
     if folder is None:
@@ -1136,8 +875,6 @@ def _execute(
     folder: Path | None,
     keep_df: bool,
 ) -> Results:
-    import numba
-
     games = plan.games
     stored = check_out(folder, plan) if folder is not None else None
 
@@ -1197,25 +934,25 @@ def _execute(
     if backend == "local" and todo_ranges:
         _say_compiling(plan.game, progress)
     bar = _progress_bar(progress, games, done, desc)
-    old_threads = numba.get_num_threads()
     try:
         if backend == "local":
             if todo_ranges:
                 size = chunk_size or min(games, DEFAULT_CHUNK_SIZE)
-                if threads is not None:
-                    numba.set_num_threads(threads)
-                compiled = plan.game.compile(plan.compile_values())
+                values = plan.compile_values()
+                compiled = plan.game.compile(values)
+                ctx = plan.game.context(values)
                 param_vec = np.array(list(plan.params.values()), dtype=np.float64)
                 for start, stop in _chunks(todo_ranges, size):
                     records = plan.game.play_batch(
-                        compiled, plan.bot.id, param_vec, plan.seed, start, stop - start
+                        compiled, plan.bot.id, param_vec, plan.seed, start, stop - start,
+                        threads or max_threads(),
                     )
-                    frame = normalize_frame(plan.game.records_to_frame(records), plan.game.outcomes)
+                    frame = normalize_frame(plan.game.records_to_frame(records, ctx),
+                                            plan.game.outcomes)
                     finish_chunk(start, stop, frame)
         elif todo_ranges:
             _run_dask(plan, todo_ranges, scheduler, chunk_size, threads, finish_chunk, folder)
     finally:
-        numba.set_num_threads(old_threads)
         bar.close()
 
     if folder is not None:
@@ -1297,13 +1034,11 @@ def _write_run_file(
 
 
 def _run_dask(plan, ranges, scheduler, chunk_size, threads, finish_chunk, folder) -> None:
-    client, cluster, owned = _connect(scheduler)
-    futures = []
-    try:
-        if threads is None and cluster is not None:
+    with cluster.dask_client(scheduler) as (client, local):
+        if threads is None and local is not None:
             threads = 1
         if chunk_size is None:
-            workers = _n_workers(client)
+            workers = cluster.n_workers(client)
             chunk_size = min(
                 plan.games,
                 DEFAULT_CHUNK_SIZE,
@@ -1314,44 +1049,36 @@ def _run_dask(plan, ranges, scheduler, chunk_size, threads, finish_chunk, folder
         # Workers get the data files' bytes, never a path to reopen in their own folder.
         values = {**plan.values, **plan.data_files}
         where = {}
-        for start, stop in todo:
-            fut = client.submit(
-                play_chunk,
-                plan.game,
-                values,
-                plan.bot.name,
-                plan.params,
-                plan.seed,
-                start,
-                stop - start,
-                threads,
-                key=f"simlib-{plan.game.name}-{token}-{start}",
-                pure=False,
-            )
-            futures.append(fut)
-            where[fut.key] = (start, stop)
-        for fut in _completed(client, futures, where, folder, len(futures)):
-            start, stop = where[fut.key]
-            frame = normalize_frame(fut.result(), plan.game.outcomes)
-            fut.release()
-            finish_chunk(start, stop, frame)
-    except BaseException:
-        for fut in futures:
-            fut.cancel()
-        raise
-    finally:
-        if owned:
-            client.close()
-        if cluster is not None:
-            cluster.close()
+        futures = []
+        try:
+            for start, stop in todo:
+                fut = client.submit(
+                    play_chunk,
+                    plan.game,
+                    values,
+                    plan.bot.name,
+                    plan.params,
+                    plan.seed,
+                    start,
+                    stop - start,
+                    threads,
+                    key=f"simlib-{plan.game.name}-{token}-{start}",
+                    pure=False,
+                )
+                futures.append(fut)
+                where[fut.key] = (start, stop)
+            for fut in cluster.completed(client, futures, where, folder, len(futures)):
+                start, stop = where[fut.key]
+                frame = normalize_frame(fut.result(), plan.game.outcomes)
+                fut.release()
+                finish_chunk(start, stop, frame)
+        except BaseException:
+            for fut in futures:
+                fut.cancel()
+            raise
 
 
 # --- sweeps ---------------------------------------------------------------------------------
-def _value_label(value: Any) -> str:
-    text = _fmt(value)
-    return "".join(c if c.isalnum() or c in "._-+" else "_" for c in text)
-
-
 def sweep(
     game: str | Game,
     param: str,
@@ -1441,14 +1168,14 @@ def sweep(
     seen: set[str] = set()
     folders: dict[str, Any] = {}
     for v in coerced:
-        label = _fmt(v)
+        label = value_text(v)
         if label in seen:
             raise SimlibInputError(f"values: {label} appears twice for '{param}'")
         seen.add(label)
-        name = _value_label(v)
+        name = value_label(v)
         if name in folders:
             raise SimlibInputError(
-                f"values: {_fmt(folders[name])} and {label} for '{param}' would share the "
+                f"values: {value_text(folders[name])} and {label} for '{param}' would share the "
                 f"folder name '{param}={name}'; use values that differ in letters or digits"
             )
         folders[name] = v
@@ -1475,11 +1202,11 @@ def sweep(
                 games=games,
                 seed=seed,
             )
-        folder = Path(out) / f"{param}={_value_label(v)}" if out is not None else None
+        folder = Path(out) / f"{param}={value_label(v)}" if out is not None else None
         if folder is not None:
             check_out(folder, plan)
         plans.append((v, plan, folder))
-    _check_run_kwargs(run_kwargs)
+    check_run_kwargs(run_kwargs)
     if out is not None:
         _check_sweep_folder(Path(out), param)
 
@@ -1495,24 +1222,11 @@ def sweep(
                 "cells": [folder.name for _, _, folder in plans if folder is not None],
             },
         )
-    owned = None
-    if run_kwargs.get("backend") == "dask" and not _is_client(run_kwargs.get("scheduler")):
-        # One cluster for the whole sweep rather than one per value.
-        client, cluster, _ = _connect(run_kwargs.get("scheduler"))
-        owned = (client, cluster)
-        run_kwargs = {**run_kwargs, "scheduler": client}
-        if cluster is not None and run_kwargs.get("threads") is None:
-            run_kwargs["threads"] = 1
-    try:
+    with cluster.shared_cluster(run_kwargs) as shared:  # one cluster for every value
         parts = [
-            execute(plan, out=folder, desc=f"{param}={_fmt(v)}", **run_kwargs)
+            execute(plan, out=folder, desc=f"{param}={value_text(v)}", **shared)
             for v, plan, folder in plans
         ]
-    finally:
-        if owned is not None:
-            owned[0].close()
-            if owned[1] is not None:
-                owned[1].close()
     res = Results.concat(parts, include=[param])
     res.meta["sweep"] = param
     return res
@@ -1520,30 +1234,12 @@ def sweep(
 
 def _check_sweep_folder(folder: Path, param: str) -> None:
     """Refuse a sweep ``out`` folder that holds something other than sweep runs."""
-    if not folder.exists():
-        return
-    if not folder.is_dir():
-        raise SimlibInputError(f"out folder '{folder}' is a file; expected a folder")
-    if (folder / SWEEP_FILE).is_file():
-        return
-    if (folder / RUN_FILE).exists():
+    if (folder / RUN_FILE).exists() and not (folder / SWEEP_FILE).exists():
         raise SimlibInputError(
             f"out folder '{folder}' holds a single run; a sweep needs its own folder"
         )
-    foreign = [p.name for p in folder.iterdir() if not (p.is_dir() and "=" in p.name)]
-    if foreign:
-        raise SimlibInputError(
-            f"out folder '{folder}' holds files that are not sweep runs (e.g. '{foreign[0]}'); "
-            "use a new or empty folder"
-        )
-
-
-def _is_client(obj: Any) -> bool:
-    try:
-        from dask.distributed import Client
-    except ImportError:  # pragma: no cover - dask is an optional extra
-        return False
-    return isinstance(obj, Client)
+    existing_record(folder, SWEEP_FILE, "simlib sweep",
+                    also_allowed=lambda p: p.is_dir() and "=" in p.name)
 
 
 # --- comparisons ----------------------------------------------------------------------------
@@ -1682,7 +1378,7 @@ def reproduce_command(meta: dict[str, Any]) -> str | None:
         ]
         base = dict(cells[0])
         parts = ["simlib", "sweep", g.name, "--param", key,
-                 "--values", ",".join(_fmt(v) for v in values)]
+                 "--values", ",".join(value_text(v) for v in values)]
     else:
         base = dict(meta)
         parts = ["simlib", "run", g.name]
@@ -1694,7 +1390,7 @@ def reproduce_command(meta: dict[str, Any]) -> str | None:
         defaults = {}
     for k, v in (base.get("settings") or {}).items():
         if k != param and (k not in defaults or defaults[k] != v):
-            parts += ["--set", f"{k}={_fmt(v)}"]
+            parts += ["--set", f"{k}={value_text(v)}"]
     bot_name = base.get("bot") or g.default_bot
     parts += ["--bot", str(bot_name)]
     try:
@@ -1703,11 +1399,11 @@ def reproduce_command(meta: dict[str, Any]) -> str | None:
         bot_defaults = {}
     for k, v in (base.get("bot_params") or {}).items():
         if f"bot.{k}" != param and bot_defaults.get(k) != v:
-            parts += ["--bot-param", f"{k}={_fmt(v)}"]
+            parts += ["--bot-param", f"{k}={value_text(v)}"]
     stopping = base.get("stopping")
     games = base.get("games")
     if isinstance(stopping, dict) and "precision" in stopping:
-        parts += ["--precision", _fmt(stopping["precision"])]
+        parts += ["--precision", value_text(stopping["precision"])]
         games = stopping.get("cap", games)
     parts += ["--games", str(games), "--seed", str(base.get("seed", 0))]
     out = meta.get("out") if "cells" not in meta else None
@@ -1743,9 +1439,9 @@ def split_cells(res: Results) -> list[tuple[str, Results]]:
             if col in ("preset", "bot", "seed", "engine_version"):
                 values.append(f"{col}={cell.get(col)}")
             elif col.startswith("bot."):
-                values.append(f"{col}={_fmt((cell.get('bot_params') or {}).get(col[4:]))}")
+                values.append(f"{col}={value_text((cell.get('bot_params') or {}).get(col[4:]))}")
             else:
-                values.append(f"{col}={_fmt((cell.get('settings') or {}).get(col))}")
+                values.append(f"{col}={value_text((cell.get('settings') or {}).get(col))}")
         out.append((",".join(values) or f"cell {len(out) + 1}", Results(df, dict(cell))))
     return out
 

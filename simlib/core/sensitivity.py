@@ -18,8 +18,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlib.core.checks import check_int, check_precision
 from simlib.core.game import Game
-from simlib.core.runner import _check_int, _fmt, execute, resolve_run
+from simlib.core.results import value_text
+from simlib.core.runner import execute, resolve_run
 from simlib.errors import SimlibInputError
 from simlib.games.registry import get_game
 
@@ -77,8 +79,8 @@ def format_table(result: Sensitivity) -> pd.DataFrame:
         return pd.DataFrame(
             {
                 "param": t["param"],
-                "low": [_fmt(v) for v in t["low"]],
-                "high": [_fmt(v) for v in t["high"]],
+                "low": [value_text(v) for v in t["low"]],
+                "high": [value_text(v) for v in t["high"]],
                 "win at low": [f"{r:.1%}" for r in t["rate_low"]],
                 "win at high": [f"{r:.1%}" for r in t["rate_high"]],
                 "effect": [f"{100 * e:+.1f} pp" for e in t["effect"]],
@@ -92,7 +94,8 @@ def format_table(result: Sensitivity) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "param": t["param"],
-            "range": [f"{_fmt(a)}..{_fmt(b)}" for a, b in zip(t["low"], t["high"], strict=True)],
+            "range": [f"{value_text(a)}..{value_text(b)}"
+                      for a, b in zip(t["low"], t["high"], strict=True)],
             "first-order S1": [
                 f"{s:.3f} ± {c:.3f}" for s, c in zip(t["S1"], t["S1_conf"], strict=True)
             ],
@@ -196,8 +199,8 @@ def sensitivity(
     g = get_game(game)
     if method not in METHODS:
         raise SimlibInputError(f"method: {method!r} is not allowed; expected one of oat, sobol")
-    precision = stats._check_precision(precision)
-    n = stats.games_needed(precision) if games is None else _check_int("games", games, 1, 10**9)
+    precision = check_precision(precision)
+    n = stats.games_needed(precision) if games is None else check_int("games", games, 1, 10**9)
     settings = dict(settings or {})
     bot_params = dict(bot_params or {})
     plist = _resolve_params(g, params, bot)
@@ -210,7 +213,7 @@ def sensitivity(
     cache: dict[str, np.ndarray] = {}
 
     def play(values: dict[str, Any]) -> np.ndarray:
-        label = _fmt({k: values[k] for k in sorted(values)})
+        label = value_text({k: values[k] for k in sorted(values)})
         if label not in cache:
             s = {**settings, **{k: v for k, v in values.items() if not k.startswith("bot.")}}
             b = {**bot_params, **{k[4:]: v for k, v in values.items() if k.startswith("bot.")}}

@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simlib.core.checks import check_int, check_precision
 from simlib.core.game import Game
-from simlib.core.runner import _check_int, execute, resolve_run
+from simlib.core.runner import execute, resolve_run
 from simlib.errors import SimlibInputError
 from simlib.games.registry import get_game
 
@@ -211,7 +212,7 @@ def solve(
         raise SimlibInputError(
             f"target: {target!r} is not allowed; expected a win rate strictly between 0 and 1"
         )
-    precision = stats._check_precision(precision)
+    precision = check_precision(precision)
     settings = dict(settings or {})
     bot_params = dict(bot_params or {})
     kind, x_lo, x_hi = resolve_param(g, param, bot, lo, hi)
@@ -222,7 +223,7 @@ def solve(
     n = (
         stats.games_needed(precision)
         if games is None
-        else _check_int("games", games, 1, 10**9)
+        else check_int("games", games, 1, 10**9)
     )
     base = resolve_run(g, preset=preset, settings=settings, bot=bot, bot_params=bot_params,
                        games=n, seed=seed)

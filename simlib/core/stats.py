@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 from scipy import stats as _st
 
+from simlib.core.checks import check_precision
 from simlib.errors import SimlibInputError
 
 __all__ = [
@@ -716,21 +717,6 @@ def games_needed_for_difference(
 CS_DEFAULT_PRECISION = 0.01
 
 
-def _check_precision(precision: Any, name: str = "precision") -> float:
-    """Return ``precision`` as a float in (0, 0.5), or raise naming ``name``."""
-    if isinstance(precision, bool) or not isinstance(precision, Real):
-        raise SimlibInputError(
-            f"{name}: {precision!r} is not allowed; expected a half-width in (0, 0.5), "
-            "e.g. 0.01 for ±1 point"
-        )
-    value = float(precision)
-    if not 0.0 < value < 0.5:
-        raise SimlibInputError(
-            f"{name}: {value:g} is not allowed; expected a half-width strictly between 0 "
-            "and 0.5, e.g. 0.01 for ±1 point"
-        )
-    return value
-
 
 def cs_prior_games(precision: float = CS_DEFAULT_PRECISION, confidence: float = 0.95) -> float:
     r"""Prior scale (in games) that makes :func:`confidence_sequence` tightest at ``precision``.
@@ -757,7 +743,7 @@ def cs_prior_games(precision: float = CS_DEFAULT_PRECISION, confidence: float = 
         ``r``, e.g. about 2,800 games for ±1 point at 95%.
 
     """
-    x, n_star = _cs_tuning(_check_precision(precision), _check_level(confidence, "confidence"))
+    x, n_star = _cs_tuning(check_precision(precision), _check_level(confidence, "confidence"))
     return x * n_star
 
 
@@ -972,7 +958,7 @@ def bounded_mean_sequence(
     if precision is None:
         lam = np.minimum(np.sqrt(2.0 * log2a / (s2_prev * t * np.log1p(t))), 0.5)
     else:
-        lam = np.minimum(_check_precision(precision) / s2_prev, 0.5)
+        lam = np.minimum(check_precision(precision) / s2_prev, 0.5)
     psi = (-np.log1p(-lam) - lam) / 4.0
     v = 4.0 * (x - mu_prev) ** 2
     sum_lam = np.cumsum(lam)
@@ -998,7 +984,7 @@ def paired_difference_sequence(
         raise SimlibInputError(
             f"wins_a and wins_b must cover the same games: lengths {a.size} and {b.size} differ"
         )
-    tuned = None if precision is None else _check_precision(precision) / 2.0
+    tuned = None if precision is None else check_precision(precision) / 2.0
     lo, hi = bounded_mean_sequence(
         (a.astype(float) - b.astype(float) + 1.0) / 2.0, confidence, tuned
     )

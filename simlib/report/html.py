@@ -22,6 +22,7 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
+from simlib.core.game import ReportSpec
 from simlib.report import charts, effects, tables
 
 __all__ = [
@@ -589,23 +590,13 @@ def build_report(
     *,
     title: str,
     meta: Mapping[str, Any],
+    spec: ReportSpec | None = None,
     group_by: Sequence[Hashable] = (),
     sweep_params: Sequence[Hashable] = (),
-    outcomes: Sequence[Hashable] | None = None,
-    leave_columns: Sequence[Hashable] = (),
-    measure_columns: Sequence[Hashable] = (),
-    outcome_colors: Mapping[Hashable, Any] | Sequence[Any] | None = None,
-    remaining_label: str = "units still in play",
-    readings: Sequence[Mapping[str, Any]] = (),
-    ladder: Any = None,
-    time_column: Hashable | None = None,
-    causes: Sequence[tuple[str, Hashable | None, Sequence[Hashable]]] = (),
-    matchup: Sequence[Hashable] | None = None,
-    first_column: Hashable | None = None,
-    card_masks: Sequence[Sequence[Hashable]] | None = None,
-    card_labels: Sequence[Hashable] | None = None,
-    anytime_prior: float | None = None,
     effect_factors: Sequence[Hashable] = (),
+    anytime_prior: float | None = None,
+    ladder: Any = None,
+    outcome_colors: Mapping[Hashable, Any] | Sequence[Any] | None = None,
 ) -> Path:
     """Write one self-contained HTML report of a set of playthroughs.
 
@@ -620,57 +611,49 @@ def build_report(
     meta : mapping
         How to reproduce the run (game, presets, settings, bots, seed, games per cell,
         simlib version, command), shown as a definition list and as JSON.
+    spec : simlib.core.game.ReportSpec, optional
+        What the game's report shows beyond the standard tables (``Game.report_spec``):
+
+        - ``outcomes``: outcome order (default as in :func:`simlib.report.tables.summary`);
+        - ``leave_columns``: leave-round columns of the "still in play by round" chart
+          (sentinels as in :func:`simlib.report.charts.remaining_by_round_table`), what a
+          unit is in ``remaining_label``;
+        - ``measure_columns``: measures averaged in the last table;
+        - ``time_column``: the game's time measure (``rounds``, a day track); adds "When
+          games end" (:func:`simlib.report.tables.end_times`);
+        - ``causes``: ``(label, total, parts)`` breakdowns of a total by cause (``total``
+          a column or ``None``: the parts are the whole); adds "What causes it"
+          (:func:`simlib.report.tables.cause_shares`);
+        - ``matchup``: two-seat games, the columns of what seat 0 and seat 1 brought and
+          of the winning seat (-1 a draw); adds a matchup heatmap and table
+          (:func:`simlib.report.tables.matchup_table`), skipped when a column is missing;
+        - ``first_column``: the seat that went first; adds its win rate with a CI;
+        - ``card_masks`` / ``card_labels``: per seat, bitmask columns of the items used,
+          and the items' names; adds per-item win rates
+          (:func:`simlib.report.tables.card_win_rates`), skipped when a column is missing;
+        - ``readings``: the open readings the run used, listed under "How to reproduce"
+          (a reading that is a column of ``df``, varied across cells, shows its values
+          there).
+
+        Default: the plain report.
     group_by : sequence of str, default ()
         Columns the summary, outcome bars, survival chart and means are grouped by; the
         rounds histogram uses the first one.
     sweep_params : sequence of str, default ()
         Settings to draw a difficulty curve for (x = the setting, one line per value of
         the other ``group_by`` columns combined).
-    outcomes : sequence of str, optional
-        Outcome order; default as in :func:`simlib.report.tables.summary`.
-    leave_columns : sequence of str, default ()
-        Leave-round columns for the "still in play by round" chart (sentinels as in
-        :func:`simlib.report.charts.remaining_by_round_table`); no chart when empty.
-    measure_columns : sequence of str, default ()
-        Measures averaged in the last table; no table when empty.
-    outcome_colors : mapping or sequence, optional
-        Colours of the outcome bars.
-    remaining_label : str, default "units still in play"
-        What a unit is, in the game's words, for the survival chart.
-    readings : sequence of mapping, default ()
-        The open readings the run used (``name, rule, value``; see
-        :func:`simlib.report.options.readings_used`), listed under "How to reproduce". A
-        reading that is a column of ``df`` (varied across cells) shows the values there.
-    ladder : simlib.core.ladder.Ladder, optional
-        Adds the "Skill ladder" section (chart and tables) at the end.
-    time_column : str, optional
-        The game's time measure (``rounds``, a day track); adds "When games end": the share
-        of games ending at each value by outcome, and per group the games ending each way
-        with their mean time (:func:`simlib.report.tables.end_times`).
-    causes : sequence of (label, total, parts), default ()
-        Breakdowns of a total by cause (deaths by a fall or a mob, health lost by hazard):
-        ``total`` a column or ``None`` (the parts are the whole), ``parts`` columns; adds
-        "What causes it" with each part's share and its interval
-        (:func:`simlib.report.tables.cause_shares`).
-    matchup : (str, str, str), optional
-        Two-seat games: the columns of what seat 0 and seat 1 brought (e.g. decks) and of
-        the winning seat (-1 a draw); adds a matchup heatmap and table
-        (:func:`simlib.report.tables.matchup_table`). Skipped when a column is missing.
-    first_column : str, optional
-        Column holding the seat that went first; adds its win rate with a CI.
-    card_masks : sequence (per seat) of sequences of str, optional
-        Bitmask columns of the items each seat used; adds per-item win rates
-        (:func:`simlib.report.tables.card_win_rates`). Skipped when a column is missing.
-    card_labels : sequence, optional
-        Item names by item id for ``card_masks``.
-    anytime_prior : float, optional
-        Runs to a precision: the prior scale of their stopping rule; the summary then
-        shows each group's anytime-valid interval
-        (:func:`simlib.report.tables.summary`).
     effect_factors : sequence of str, default ()
         The columns a study varied; adds "What moves the win rate": each level's change
         against its factor's baseline within the other factors' levels, ranked
         (:mod:`simlib.report.effects`). Factors with one level are left out.
+    anytime_prior : float, optional
+        Runs to a precision: the prior scale of their stopping rule; the summary then
+        shows each group's anytime-valid interval
+        (:func:`simlib.report.tables.summary`).
+    ladder : simlib.core.ladder.Ladder, optional
+        Adds the "Skill ladder" section (chart and tables) at the end.
+    outcome_colors : mapping or sequence, optional
+        Colours of the outcome bars.
 
     Returns
     -------
@@ -679,9 +662,16 @@ def build_report(
 
     """
     path = report_file(path)
+    # the plain report (no game) has no "When games end" section
+    time_column: Hashable | None = None if spec is None else spec.time_column
+    spec = ReportSpec() if spec is None else spec
+    leave_columns, measure_columns = spec.leave_columns, spec.measure_columns
+    matchup: Sequence[Hashable] | None = spec.matchup
+    first_column: Hashable | None = spec.first_column
+    card_masks: Sequence[Sequence[Hashable]] | None = spec.card_masks or None
     group_by = tables.group_columns(list(group_by))
     sweep_params = list(sweep_params)
-    causes = [(str(label), total, tuple(parts)) for label, total, parts in causes]
+    causes = [(str(label), total, tuple(parts)) for label, total, parts in spec.causes]
     effect_factors = list(effect_factors)
     needed = [*group_by, *sweep_params, *leave_columns, *measure_columns, *effect_factors,
               *([time_column] if time_column is not None else []),
@@ -707,19 +697,19 @@ def build_report(
         meta=meta,
         group_by=group_by,
         sweep_params=sweep_params,
-        outcomes=tables.outcome_order(df, outcomes),
+        outcomes=tables.outcome_order(df, spec.outcomes or None),
         leave_columns=list(leave_columns),
         measure_columns=list(measure_columns),
         outcome_colors=outcome_colors,
-        remaining_label=remaining_label,
-        readings=list(readings),
+        remaining_label=spec.remaining_label,
+        readings=list(spec.readings),
         ladder=ladder,
         time_column=time_column,
         causes=causes,
         matchup=matchup,
         first_column=first_column,
         card_masks=card_masks,
-        card_labels=card_labels,
+        card_labels=list(spec.card_labels) or None,
         anytime_prior=anytime_prior,
         effect_factors=effect_factors,
     )

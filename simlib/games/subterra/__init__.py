@@ -47,8 +47,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simlib.core.blocks import play_blocks
-from simlib.core.game import Bot, Game
+from simlib.core.game import BatchKernel, Bot, Game, RunContext
 from simlib.errors import SimlibInputError
 from simlib.games.subterra import bots as _bots
 from simlib.games.subterra import compile as _compile
@@ -103,6 +102,7 @@ class SubTerra(Game):
     #: A cold compile of the default bot's kernels, in seconds (benchmarks/bench_compile.py).
     compile_seconds = 40
     outcomes = _engine.OUTCOME_NAMES
+    record_dt = _engine.record_dt
     leave_columns = tuple(f"leave_round_{i}" for i in range(MAX_CAVERS))
     measure_columns = MEASURES
     remaining_label = "cavers still in the cave"
@@ -122,33 +122,20 @@ class SubTerra(Game):
         """Resolved settings -> the kernel's ``params`` tuple."""
         return _compile.compile_settings(values)
 
-    def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
-        """Play games ``start .. start+count-1`` and return their records."""
-        out = np.zeros(count, dtype=_engine.record_dt)
-        bp = np.ascontiguousarray(bot_params, dtype=np.float64)
-        if int(bot_id) == _search.SEARCH_BOT:
-            return play_blocks(_search.play_block_search_nb, (compiled, bp), seed, start, out,
+    def batch_kernel(self, compiled, bot_id, bot_params):
+        """The block kernel of ``bot_id``: the search bot's or the scripted bots' one."""
+        if bot_id == _search.SEARCH_BOT:
+            return BatchKernel(_search.play_block_search_nb, (compiled, bot_params),
                                SEARCH_BLOCK)
-        return play_blocks(_engine.play_block_nb, (compiled, int(bot_id), bp), seed, start, out,
-                           BLOCK)
+        return BatchKernel(_engine.play_block_nb, (compiled, bot_id, bot_params), BLOCK)
 
-    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
-        """Records -> one row per playthrough."""
-        cols: dict[str, Any] = {}
-        for name in records.dtype.names or ():
-            if name == "leave_round":
-                for i in range(MAX_CAVERS):
-                    cols[f"leave_round_{i}"] = records[name][:, i]
-            elif name == "outcome":
-                cols[name] = pd.Categorical.from_codes(records[name].astype(np.int64),
-                                                       categories=list(self.outcomes))
-            elif name == "exit_revealed_round":
-                v = records[name]
-                cols[name] = pd.array(np.where(v < 0, 0, v), dtype="Int16")
-                cols[name][v < 0] = pd.NA
-            else:
-                cols[name] = records[name]
-        return pd.DataFrame(cols)
+    def frame_field(self, name: str, values: np.ndarray, ctx: RunContext):
+        """``exit_revealed_round`` is missing (``<NA>``) when the exit was never revealed."""
+        if name != "exit_revealed_round":
+            return None
+        col = pd.array(np.where(values < 0, 0, values), dtype="Int16")
+        col[values < 0] = pd.NA
+        return {name: col}
 
 
 GAME = SubTerra()

@@ -155,8 +155,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simlib.core.blocks import play_blocks
-from simlib.core.game import Bot, Game
+from simlib.core.game import BatchKernel, Bot, Game, RunContext
 from simlib.errors import SimlibInputError
 from simlib.games.terminus import bots as _bots
 from simlib.games.terminus import compile as _compile
@@ -206,7 +205,7 @@ class TerminusBreach(Game):
     #: A cold compile of the default bot's kernels, in seconds (benchmarks/bench_compile.py).
     compile_seconds = 40
     outcomes = _engine.OUTCOME_NAMES
-    leave_columns = ()
+    record_dt = _engine.record_dt
     measure_columns = MEASURES
 
     def validate(self, values: dict[str, Any]) -> None:
@@ -217,66 +216,56 @@ class TerminusBreach(Game):
         """Resolved settings -> the kernel's ``params`` tuple."""
         return _compile.compile_settings(values)
 
-    def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
-        """Play games ``start .. start+count-1`` and return their records."""
-        out = np.zeros(count, dtype=_engine.record_dt)
-        bp = np.ascontiguousarray(bot_params, dtype=np.float64)
-        if int(bot_id) == _search.SEARCH_ID:
-            budget = float(bp[0])
+    def batch_kernel(self, compiled, bot_id, bot_params):
+        """The block kernel of ``bot_id``: the search bot's (whole ``budget``) or the scripted."""
+        if bot_id == _search.SEARCH_ID:
+            budget = float(bot_params[0])
             if budget != int(budget):
                 raise SimlibInputError(
                     f"bot parameter 'budget': {budget:g} is not allowed; expected a whole "
                     f"number from 0 to {_search.MAX_BUDGET}")
             pbp = np.stack([_bots.param_vector(b) for b in ("builder", "killer", "petitioner")])
-            return play_blocks(_search.play_search_block_nb,
-                               (compiled, int(budget), pbp[0].copy(), pbp), seed, start, out,
-                               SEARCH_BLOCK)
-        return play_blocks(_engine.play_block_nb, (compiled, int(bot_id), bp), seed, start, out,
-                           BLOCK)
+            return BatchKernel(_search.play_search_block_nb,
+                               (compiled, int(budget), pbp[0].copy(), pbp), SEARCH_BLOCK)
+        return BatchKernel(_engine.play_block_nb, (compiled, bot_id, bot_params), BLOCK)
 
-    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
-        """Records -> one row per playthrough.
+    def frame_field(self, name: str, values: np.ndarray, ctx: RunContext):
+        """Per-Battle arrays spread to ``panic_b1`` .., seats' race and class as categories.
 
         ``rounds`` counts the Waves played; ``battle_reached`` / ``wave_reached`` say where
         the game ended (``wave_reached`` 4 and up are the clear-the-board Waves after
         Battle 5); ``panic_b1..5`` is the panic after each Battle (-1: not reached);
         ``leaks_b*`` / ``trampled_b*`` count per Battle where Drakka got through or were
-        trampled; ``winner_race`` / ``winner_class`` belong to the VP winner. Per-Battle and
-        per-seat arrays are spread into columns (``panic_b1`` .., ``race_0`` .., ``vp_0``
-        ..); empty seats are ``none`` / -1.
+        trampled. Per-seat arrays spread into ``race_0`` .., ``vp_0`` ..; empty seats are
+        ``none`` / -1.
         """
-        cols: dict[str, Any] = {}
-        races = [*RACE_NAMES, "none"]
-        classes = [*CLASS_NAMES, "none"]
-        for name in records.dtype.names or ():
-            v = records[name]
-            if name == "outcome":
-                cols[name] = pd.Categorical.from_codes(v.astype(np.int64),
-                                                       categories=list(self.outcomes))
-            elif name in PER_BATTLE:
-                for b in range(N_BATTLES):
-                    cols[f"{name}{b + 1}"] = v[:, b]
-            elif name in ("race", "klass"):
-                cats = races if name == "race" else classes
-                label = "race" if name == "race" else "class"
-                for s in range(MAX_PLAYERS):
-                    codes = v[:, s].astype(np.int64)
-                    codes = np.where(codes < 0, len(cats) - 1, codes)
-                    cols[f"{label}_{s}"] = pd.Categorical.from_codes(codes, categories=cats)
-            elif name in PER_SEAT:
-                for s in range(MAX_PLAYERS):
-                    cols[f"{name}_{s}"] = v[:, s]
-            else:
-                cols[name] = v
-        # race and class of the VP winner (the lowest tied seat when the win is shared)
+        if name in PER_BATTLE:
+            return {f"{name}{b + 1}": values[:, b] for b in range(N_BATTLES)}
+        if name in ("race", "klass"):
+            cats = _seat_categories(name)
+            label = "race" if name == "race" else "class"
+            out = {}
+            for s in range(MAX_PLAYERS):
+                codes = values[:, s].astype(np.int64)
+                codes = np.where(codes < 0, len(cats) - 1, codes)
+                out[f"{label}_{s}"] = pd.Categorical.from_codes(codes, categories=cats)
+            return out
+        return None
+
+    def finish_frame(self, cols: dict[str, Any], records: np.ndarray, ctx: RunContext) -> None:
+        """``winner_race`` / ``winner_class``: the VP winner's (the lowest tied seat)."""
         seat = records["vp_winner"].astype(np.int64)
         rows = np.arange(len(records))
-        for name, label, cats in (("race", "winner_race", races),
-                                  ("klass", "winner_class", classes)):
+        for name, label in (("race", "winner_race"), ("klass", "winner_class")):
+            cats = _seat_categories(name)
             codes = records[name][rows, np.maximum(seat, 0)].astype(np.int64)
             codes = np.where((seat < 0) | (codes < 0), len(cats) - 1, codes)
             cols[label] = pd.Categorical.from_codes(codes, categories=cats)
-        return pd.DataFrame(cols)
+
+
+def _seat_categories(field: str) -> list[str]:
+    """The categories of a seat's ``race`` or ``klass`` code (-1, an empty seat: ``none``)."""
+    return [*(RACE_NAMES if field == "race" else CLASS_NAMES), "none"]
 
 
 GAME = TerminusBreach()

@@ -92,8 +92,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simlib.core.blocks import play_blocks
-from simlib.core.game import Bot, Game
+from simlib.core.game import BatchKernel, Bot, Game, RunContext
 from simlib.games.terralore import bots as _bots
 from simlib.games.terralore import compile as _compile
 from simlib.games.terralore import engine as _engine
@@ -133,8 +132,9 @@ class Terralore(Game):
     #: A cold compile of the default bot's kernels, in seconds (benchmarks/bench_compile.py).
     compile_seconds = 30
     outcomes = _engine.OUTCOME_NAMES
+    record_dt = _engine.record_dt
     measure_columns = MEASURES
-    # read by simlib.report (matchup table, per-card win rates) when present
+    # the matchup table and per-card win rates of the report
     matchup_columns = ("deck0", "deck1", "winner")
     card_mask_columns = PLAYED_COLUMNS
     first_column = "first_player"
@@ -144,14 +144,11 @@ class Terralore(Game):
         _settings.validate(values)
 
     def compile(self, values: dict[str, Any]) -> tuple:
-        """Resolved settings -> (kernel params, seat bot ids, seat bot parameters, deck names).
+        """Resolved settings -> (kernel params, seat bot ids, seat bot parameters, budgets).
 
-        A seat bot id of -1 means "the run's bot" (filled in by :meth:`play_batch`). The
-        deck names of the data file travel with the records (dtype metadata), so
-        :meth:`records_to_frame` names the deck codes right whatever file was used.
+        A seat bot id of -1 means "the run's bot" (filled in by :meth:`batch_kernel`).
         """
         params = _compile.compile_settings(values)
-        self._data = values["data"]
         ids = np.full(2, -1, dtype=np.int64)
         bp = np.zeros((2, len(_bots.PARAM_NAMES)), dtype=np.float64)
         budgets = np.zeros(2, dtype=np.int64)
@@ -163,7 +160,7 @@ class Terralore(Game):
                     budgets[s] = int(b.params["budget"])
                 else:
                     bp[s] = list(b.params.values())
-        return (params, ids, bp, budgets, tuple(self.deck_names(values)))
+        return (params, ids, bp, budgets)
 
     def ladder_settings(self) -> dict[str, Any]:
         """Every rung of a skill ladder plays seat 0 against ``value`` at seat 1.
@@ -172,74 +169,60 @@ class Terralore(Game):
         """
         return {"bot1": "value"}
 
-    def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
-        """Play matches ``start .. start+count-1`` and return their records.
+    def batch_kernel(self, compiled, bot_id, bot_params):
+        """The block kernel of a match: the search one when a seat searches.
 
         A seat set to ``"run"`` plays the run's bot with ``bot_params``; a searching seat's
         ``budget`` is the whole part of its parameter. Matches with a searching seat run in
         ``search.play_block_search_nb``, every other match in ``engine.play_block_nb``.
         """
-        params, seat_ids, seat_bp, seat_budgets, deck_names = compiled
+        params, seat_ids, seat_bp, seat_budgets = compiled
         ids = seat_ids.copy()
         bp = seat_bp.copy()
         budgets = seat_budgets.copy()
-        run_bp = np.ascontiguousarray(bot_params, dtype=np.float64)
         for s in range(2):
             if ids[s] < 0:
-                ids[s] = int(bot_id)
+                ids[s] = bot_id
                 if ids[s] == _search.SEARCH_ID:
-                    budgets[s] = int(run_bp[0])
+                    budgets[s] = int(bot_params[0])
                 else:
-                    bp[s] = run_bp
-        dt = np.dtype(_engine.record_dt, metadata={"decks": deck_names})
-        out = np.zeros(count, dtype=dt)
+                    bp[s] = bot_params
         if (ids == _search.SEARCH_ID).any():
             value = np.array(_bots.BOTS["value"][1], dtype=np.float64)
             rbp = np.ascontiguousarray(np.broadcast_to(value, (2, value.size)))
-            return play_blocks(_search.play_block_search_nb, (params, ids, bp, budgets, rbp),
-                               seed, start, out, BLOCK)
-        return play_blocks(_engine.play_block_nb, (params, ids, bp), seed, start, out, BLOCK)
+            return BatchKernel(_search.play_block_search_nb, (params, ids, bp, budgets, rbp),
+                               BLOCK)
+        return BatchKernel(_engine.play_block_nb, (params, ids, bp), BLOCK)
 
-    def _data_of(self, values: dict[str, Any] | None) -> str:
-        if values is not None and "data" in values:
-            return values["data"]
-        return getattr(self, "_data", "default")
+    def item_labels(self, ctx: RunContext) -> tuple[str, ...]:
+        """Card names by card id (the bit positions of the ``played*`` columns)."""
+        return tuple(self.card_names(ctx.get("data", "default")))
 
-    def card_names(self, values: dict[str, Any] | None = None) -> list[str]:
-        """Card names by card id (the bit positions of the ``played*`` columns).
+    def card_names(self, data: str = "default") -> list[str]:
+        """Card names by card id in the data file ``data`` (a path or ``"default"``)."""
+        return _compile.card_names(_compile.load_data(data))
 
-        From the data file of ``values``, else of the settings last compiled in this
-        process, else the default.
+    def deck_names(self, data: str = "default") -> list[str]:
+        """Deck ids by code (the ``deck0`` / ``deck1`` categories) in the data file ``data``."""
+        return _compile.deck_ids(_compile.load_data(data))
+
+    def frame_field(self, name: str, values: np.ndarray, ctx: RunContext):
+        """Decks and seat bots as categories; the ``played`` bitmasks spread per seat and word.
+
+        The deck names come from the run's data file (``ctx``), so the codes are named
+        right whatever file was played.
         """
-        return _compile.card_names(_compile.load_data(self._data_of(values)))
-
-    def deck_names(self, values: dict[str, Any] | None = None) -> list[str]:
-        """Deck ids by code (the ``deck0`` / ``deck1`` categories), data file as above."""
-        return _compile.deck_ids(_compile.load_data(self._data_of(values)))
-
-    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
-        """Records -> one row per match (columns in the module docstring)."""
-        meta: Any = records.dtype.metadata or {}
-        decks = list(meta["decks"]) if "decks" in meta else self.deck_names()
-        bot_names = [b.name for b in sorted(self.bots, key=lambda b: b.id)]
-        cols: dict[str, Any] = {}
-        for name in records.dtype.names or ():
-            v = records[name]
-            if name == "outcome":
-                cols[name] = pd.Categorical.from_codes(v.astype(np.int64),
-                                                       categories=list(self.outcomes))
-            elif name in ("deck0", "deck1"):
-                cols[name] = pd.Categorical.from_codes(v.astype(np.int64), categories=decks)
-            elif name in ("bot0", "bot1"):
-                cols[name] = pd.Categorical.from_codes(v.astype(np.int64),
-                                                       categories=bot_names)
-            elif name == "played":
-                for s in range(2):
-                    for w in range(NW):
-                        cols[f"played{s}_{w}"] = np.ascontiguousarray(v[:, s, w]).view(np.int64)
-            else:
-                cols[name] = v
-        return pd.DataFrame(cols)
+        if name in ("deck0", "deck1"):
+            decks = self.deck_names(ctx.get("data", "default"))
+            return {name: pd.Categorical.from_codes(values.astype(np.int64), categories=decks)}
+        if name in ("bot0", "bot1"):
+            bot_names = [b.name for b in sorted(self.bots, key=lambda b: b.id)]
+            return {name: pd.Categorical.from_codes(values.astype(np.int64),
+                                                    categories=bot_names)}
+        if name == "played":
+            return {f"played{s}_{w}": np.ascontiguousarray(values[:, s, w]).view(np.int64)
+                    for s in range(2) for w in range(NW)}
+        return None
 
 
 GAME = Terralore()

@@ -305,10 +305,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from simlib.core.blocks import play_blocks
-from simlib.core.game import Bot, Game, TableSpec
+from simlib.core.game import BatchKernel, Bot, Game, TableSpec
 from simlib.errors import SimlibInputError
 from simlib.games.terraria import settings as _settings
 
@@ -382,7 +380,7 @@ class Terraria(Game):
     def __init__(self) -> None:
         from simlib.games.terraria import bots as _bots
         from simlib.games.terraria import search as _search
-        from simlib.games.terraria.play import MEASURES
+        from simlib.games.terraria.play import MEASURES, record_dt
 
         self.bots = tuple(
             Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults, strict=True)),
@@ -392,6 +390,7 @@ class Terraria(Game):
                  {"budget": float(_search.DEFAULT_BUDGET)}, dict(_search.PARAM_HELP),
                  dict(_search.PARAM_BOUNDS)),)
         self.measure_columns = MEASURES
+        self.record_dt = record_dt
 
     def validate(self, values: dict[str, Any]) -> None:
         """Check settings against each other and the content tables."""
@@ -428,32 +427,18 @@ class Terraria(Game):
         cfg[CFG.MOB_DEBUFF] = _settings.MOB_DEBUFFS.index(values["mob_debuff"])
         return (tab, cfg)
 
-    def play_batch(self, compiled, bot_id, bot_params, seed, start, count):
-        """Play games ``start .. start+count-1`` and return their records."""
-        from simlib.games.terraria.play import play_block_nb, record_dt
+    def batch_kernel(self, compiled, bot_id, bot_params):
+        """The block kernel of ``bot_id``: the search bot's or the scripted bots' one."""
+        from simlib.games.terraria.play import play_block_nb
 
         tab, cfg = compiled
-        out = np.zeros(count, dtype=record_dt)
-        bp = np.ascontiguousarray(bot_params, dtype=np.float64)
-        if int(bot_id) == SEARCH_ID:
+        if bot_id == SEARCH_ID:
             from simlib.games.terraria import search
 
-            budget = int(round(float(bp[0])))
-            return play_blocks(search.play_search_block_nb,
-                               (tab, cfg, search.plan_matrix(), budget), seed, start, out,
-                               SEARCH_BLOCK)
-        return play_blocks(play_block_nb, (tab, cfg, int(bot_id), bp), seed, start, out, BLOCK)
-
-    def records_to_frame(self, records: np.ndarray) -> pd.DataFrame:
-        """Records -> one row per playthrough (outcome as a category)."""
-        cols: dict[str, Any] = {}
-        for name in records.dtype.names or ():
-            if name == "outcome":
-                cols[name] = pd.Categorical.from_codes(
-                    records[name].astype(np.int64), categories=list(self.outcomes))
-            else:
-                cols[name] = records[name]
-        return pd.DataFrame(cols)
+            budget = int(round(float(bot_params[0])))
+            return BatchKernel(search.play_search_block_nb,
+                               (tab, cfg, search.plan_matrix(), budget), SEARCH_BLOCK)
+        return BatchKernel(play_block_nb, (tab, cfg, bot_id, bot_params), BLOCK)
 
 
 GAME = Terraria()
