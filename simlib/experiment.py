@@ -419,201 +419,237 @@ def experiment_from_dict(
 ) -> Experiment | TableExperiment:
     """Validate an experiment given as a dict (the parsed TOML); see :func:`load_experiment`."""
     src = str(path) if path is not None else "experiment"
-
-    def fail(msg: str) -> SimlibInputError:
-        return SimlibInputError(f"{src}: {msg}")
-
-    def check_keys(table: dict, allowed: tuple[str, ...], where: str) -> None:
-        for key in table:
-            if key not in allowed:
-                raise fail(f"unknown key '{where}{key}'; allowed: {', '.join(allowed)}")
-
-    def names(key: str, default: str, known: list[str], what: str) -> list[str]:
-        if key not in data:
-            return [default]
-        value = data[key]
-        if isinstance(value, str):
-            value = [value]
-        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-            raise fail(
-                f"'{key}' must be a non-empty list of {what} names, e.g. "
-                f'{key} = ["{known[0] if known else default}"]'
-            )
-        for v in value:
-            if v not in known:
-                raise fail(
-                    f"{what} '{v}' in '{key}' is not a {what} of {game.name}; "
-                    f"allowed: {', '.join(known)}"
-                )
-        dup = [v for v in value if value.count(v) > 1]
-        if dup:
-            raise fail(f"{what} '{dup[0]}' appears twice in '{key}'")
-        return list(value)
-
-    def table(key: str) -> dict:
-        value = data.get(key, {})
-        if not isinstance(value, dict):
-            raise fail(f"'{key}' must be a table ([{key}]), not a {type(value).__name__}")
-        return value
-
     if not isinstance(data, dict):
-        raise fail("expected a TOML table of keys")
+        raise SimlibInputError(f"{src}: expected a TOML table of keys")
     if data.get("kind") == "overview" or "study" in data:
         from simlib.overview import overview_from_dict
 
         return overview_from_dict(data, path)  # type: ignore[return-value]
     if "table" in data:
         return _table_experiment(data, path)
-    if "options" in data:
-        raise fail(
-            "'options' belongs to an exact-table experiment; add table = \"NAME\" (see "
-            "'simlib games GAME' for a game's tables) or remove [options]"
-        )
-    check_keys(data, TOP_KEYS, "")
-    for key in ("game", "games"):
-        if key not in data:
-            raise fail(f"missing key '{key}'")
-    for key in ("title", "description", "game", "out"):
-        if key in data and not isinstance(data[key], str):
-            raise fail(f"'{key}' must be a string")
-    try:
-        game: Game = get_game(data["game"])
-    except SimlibInputError as err:
-        raise fail(str(err)) from None
-    try:
-        games = check_games(data["games"])
-        seed = check_seed(data.get("seed", 0))
-        chunk_size = (
-            check_int("chunk_size", data["chunk_size"], 1) if "chunk_size" in data else None
-        )
-        precision = check_precision(data["precision"]) if "precision" in data else None
-    except SimlibInputError as err:
-        raise fail(str(err)) from None
+    return _ExperimentReader(data, path).experiment()
 
-    presets = names("presets", game.default_preset, list(game.presets), "preset")
-    bots = names("bots", game.default_bot, [b.name for b in game.bots], "bot")
-    setting_names = [s.name for s in game.settings]
-    # paths written in the file are read from the file's own folder, whatever the cwd
-    base = Path(path).expanduser().resolve().parent if path is not None else None
 
-    def coerce(where: str, key: str, value: Any) -> Any:
+class _ExperimentReader:
+    """Reads a playthrough experiment's keys one step at a time, each refused in one line.
+
+    Every message starts with the file's name (``src``); paths written in the file are
+    read from the file's own folder (``base``), whatever the current folder.
+    """
+
+    def __init__(self, data: dict[str, Any], path: str | os.PathLike | None) -> None:
+        self.data = data
+        self.path = path
+        self.src = str(path) if path is not None else "experiment"
+        self.base = Path(path).expanduser().resolve().parent if path is not None else None
+
+    def fail(self, msg: str) -> SimlibInputError:
+        """The error to raise: ``msg`` prefixed with the file's name."""
+        return SimlibInputError(f"{self.src}: {msg}")
+
+    def experiment(self) -> Experiment:
+        """The whole experiment: top keys, settings, grid, bot parameters, report, cells."""
+        data = self.data
+        if "options" in data:
+            raise self.fail(
+                "'options' belongs to an exact-table experiment; add table = \"NAME\" (see "
+                "'simlib games GAME' for a game's tables) or remove [options]"
+            )
+        self.check_keys(data, TOP_KEYS, "")
+        for key in ("game", "games"):
+            if key not in data:
+                raise self.fail(f"missing key '{key}'")
+        for key in ("title", "description", "game", "out"):
+            if key in data and not isinstance(data[key], str):
+                raise self.fail(f"'{key}' must be a string")
+        try:
+            self.game: Game = get_game(data["game"])
+            games = check_games(data["games"])
+            seed = check_seed(data.get("seed", 0))
+            chunk_size = (
+                check_int("chunk_size", data["chunk_size"], 1) if "chunk_size" in data else None
+            )
+            precision = check_precision(data["precision"]) if "precision" in data else None
+        except SimlibInputError as err:
+            raise self.fail(str(err)) from None
+        game = self.game
+        presets = self.names("presets", game.default_preset, list(game.presets), "preset")
+        bots = self.names("bots", game.default_bot, [b.name for b in game.bots], "bot")
+        settings = {k: self.coerce("settings", k, v) for k, v in self.table("settings").items()}
+        grid = self.grid(settings)
+        bot_params = self.bot_params(bots)
+        cells = self.cells(presets, bots, grid, settings, bot_params, games, seed)
+        return Experiment(
+            title=data.get("title", f"{game.title or game.name} experiment"),
+            description=data.get("description", ""),
+            game=game.name,
+            games=games,
+            seed=seed,
+            out=self.out(),
+            bots=bots,
+            presets=presets,
+            grid=grid,
+            settings=settings,
+            bot_params=bot_params,
+            report=self.report(grid),
+            cells=cells,
+            chunk_size=chunk_size,
+            ladder=_ladder_plan(data, game, presets, settings, seed, games, self.fail),
+            path=Path(self.path) if self.path is not None else None,
+            source=data,
+            precision=precision,
+        )
+
+    def check_keys(self, table: dict, allowed: tuple[str, ...], where: str) -> None:
+        """Refuse a key of ``table`` not in ``allowed`` (``where`` prefixes its name)."""
+        for key in table:
+            if key not in allowed:
+                raise self.fail(f"unknown key '{where}{key}'; allowed: {', '.join(allowed)}")
+
+    def names(self, key: str, default: str, known: list[str], what: str) -> list[str]:
+        """A non-empty list of distinct known names (presets, bots); ``[default]`` if absent."""
+        if key not in self.data:
+            return [default]
+        value = self.data[key]
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            raise self.fail(
+                f"'{key}' must be a non-empty list of {what} names, e.g. "
+                f'{key} = ["{known[0] if known else default}"]'
+            )
+        for v in value:
+            if v not in known:
+                raise self.fail(
+                    f"{what} '{v}' in '{key}' is not a {what} of {self.game.name}; "
+                    f"allowed: {', '.join(known)}"
+                )
+        dup = [v for v in value if value.count(v) > 1]
+        if dup:
+            raise self.fail(f"{what} '{dup[0]}' appears twice in '{key}'")
+        return list(value)
+
+    def table(self, key: str) -> dict:
+        """The TOML table ``[key]`` (empty when absent)."""
+        value = self.data.get(key, {})
+        if not isinstance(value, dict):
+            raise self.fail(f"'{key}' must be a table ([{key}]), not a {type(value).__name__}")
+        return value
+
+    def coerce(self, where: str, key: str, value: Any) -> Any:
+        """A setting's value from table ``where``, checked; a data file read beside the file."""
+        setting_names = [s.name for s in self.game.settings]
         if key not in setting_names:
-            raise fail(
-                f"'{where}.{key}' is not a setting of {game.name}; "
+            raise self.fail(
+                f"'{where}.{key}' is not a setting of {self.game.name}; "
                 f"allowed: {', '.join(setting_names)}"
             )
         try:
-            value = game.setting(key).coerce(value)
+            value = self.game.setting(key).coerce(value)
         except SimlibInputError as err:
-            raise fail(f"[{where}] {err}") from None
-        return _beside(value, base) if game.setting(key).file else value
+            raise self.fail(f"[{where}] {err}") from None
+        return _beside(value, self.base) if self.game.setting(key).file else value
 
-    settings = {k: coerce("settings", k, v) for k, v in table("settings").items()}
-    grid: dict[str, list] = {}
-    for key, values in table("grid").items():
-        if not isinstance(values, list) or not values:
-            raise fail(f"'grid.{key}' must be a non-empty list of values, e.g. {key} = [1, 2]")
-        if key in settings:
-            raise fail(f"setting '{key}' is in both [grid] and [settings]; keep one")
-        coerced = [coerce("grid", key, v) for v in values]
-        labels = [value_text(v) for v in coerced]
-        dup = [lab for lab in labels if labels.count(lab) > 1]
-        if dup:
-            raise fail(f"'grid.{key}' lists {dup[0]} twice")
-        grid[key] = coerced
+    def grid(self, settings: dict[str, Any]) -> dict[str, list]:
+        """``[grid]``: each setting's non-empty list of distinct values, not also fixed."""
+        grid: dict[str, list] = {}
+        for key, values in self.table("grid").items():
+            if not isinstance(values, list) or not values:
+                raise self.fail(
+                    f"'grid.{key}' must be a non-empty list of values, e.g. {key} = [1, 2]")
+            if key in settings:
+                raise self.fail(f"setting '{key}' is in both [grid] and [settings]; keep one")
+            coerced = [self.coerce("grid", key, v) for v in values]
+            labels = [value_text(v) for v in coerced]
+            dup = [lab for lab in labels if labels.count(lab) > 1]
+            if dup:
+                raise self.fail(f"'grid.{key}' lists {dup[0]} twice")
+            grid[key] = coerced
+        return grid
 
-    bot_params: dict[str, dict[str, float]] = {}
-    for bot_name, params in table("bot_params").items():
-        if bot_name not in bots:
-            raise fail(
-                f"'bot_params.{bot_name}': '{bot_name}' is not one of this experiment's "
-                f"bots; allowed: {', '.join(bots)}"
-            )
-        if not isinstance(params, dict):
-            raise fail(f"'bot_params.{bot_name}' must be a table of parameter = number")
-        try:
-            full = game.bot(bot_name).resolve_params(params)
-        except SimlibInputError as err:
-            raise fail(f"[bot_params.{bot_name}] {err}") from None
-        bot_params[bot_name] = {k: full[k] for k in params}
-
-    report = table("report")
-    check_keys(report, REPORT_KEYS, "report.")
-    report_out: dict[str, list[str]] = {}
-    columns = ["preset", "bot", *grid]
-    for key in REPORT_KEYS:
-        if key not in report:
-            continue
-        value = report[key]
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise fail(f"'report.{key}' must be a list of column names")
-        allowed = list(grid) if key == "sweep" else columns
-        for v in value:
-            if v not in allowed:
-                what = "numeric grid keys" if key == "sweep" else "columns"
-                raise fail(
-                    f"'report.{key}': '{v}' is not allowed; {what}: "
-                    f"{', '.join(allowed) or 'none (the grid is empty)'}"
+    def bot_params(self, bots: list[str]) -> dict[str, dict[str, float]]:
+        """``[bot_params.BOT]``: parameters of this experiment's bots, checked."""
+        out: dict[str, dict[str, float]] = {}
+        for bot_name, params in self.table("bot_params").items():
+            if bot_name not in bots:
+                raise self.fail(
+                    f"'bot_params.{bot_name}': '{bot_name}' is not one of this experiment's "
+                    f"bots; allowed: {', '.join(bots)}"
                 )
-            if key == "sweep" and not _numeric(grid[v]):
-                raise fail(
-                    f"'report.sweep': '{v}' has non-numeric values; only numbers can "
-                    "be drawn as a curve"
-                )
-        report_out[key] = list(value)
-
-    out = (
-        _out_of(data["out"], fail)
-        if "out" in data
-        else Path("results") / (Path(path).stem if path is not None else "experiment")
-    )
-    if base is not None and not out.is_absolute():
-        joined = Path(os.path.normpath(base / out))
-        out = Path(os.path.relpath(joined)) if under_cwd(joined) else joined
-
-    cells = []
-    grid_keys = list(grid)
-    for preset, bot in itertools.product(presets, bots):
-        for combo in itertools.product(*(grid[k] for k in grid_keys)):
-            cell_grid = dict(zip(grid_keys, combo, strict=True))
-            name = ",".join(
-                [f"preset={value_label(preset)}", f"bot={value_label(bot)}"]
-                + [f"{k}={value_label(v)}" for k, v in cell_grid.items()]
-            )
+            if not isinstance(params, dict):
+                raise self.fail(f"'bot_params.{bot_name}' must be a table of parameter = number")
             try:
-                plan = resolve_run(
-                    game,
-                    preset=preset,
-                    settings={**settings, **cell_grid},
-                    bot=bot,
-                    bot_params=bot_params.get(bot),
-                    games=games,
-                    seed=seed,
-                )
+                full = self.game.bot(bot_name).resolve_params(params)
             except SimlibInputError as err:
-                raise fail(f"cell {name}: {err}") from None
-            cells.append(Cell(name, preset, bot, cell_grid, plan))
+                raise self.fail(f"[bot_params.{bot_name}] {err}") from None
+            out[bot_name] = {k: full[k] for k in params}
+        return out
 
-    return Experiment(
-        title=data.get("title", f"{game.title or game.name} experiment"),
-        description=data.get("description", ""),
-        game=game.name,
-        games=games,
-        seed=seed,
-        out=out,
-        bots=bots,
-        presets=presets,
-        grid=grid,
-        settings=settings,
-        bot_params=bot_params,
-        report=report_out,
-        cells=cells,
-        chunk_size=chunk_size,
-        ladder=_ladder_plan(data, game, presets, settings, seed, games, fail),
-        path=Path(path) if path is not None else None,
-        source=data,
-        precision=precision,
-    )
+    def report(self, grid: dict[str, list]) -> dict[str, list[str]]:
+        """``[report]``: the columns to group, sweep and rank effects by."""
+        report = self.table("report")
+        self.check_keys(report, REPORT_KEYS, "report.")
+        out: dict[str, list[str]] = {}
+        columns = ["preset", "bot", *grid]
+        for key in REPORT_KEYS:
+            if key not in report:
+                continue
+            value = report[key]
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise self.fail(f"'report.{key}' must be a list of column names")
+            allowed = list(grid) if key == "sweep" else columns
+            for v in value:
+                if v not in allowed:
+                    what = "numeric grid keys" if key == "sweep" else "columns"
+                    raise self.fail(
+                        f"'report.{key}': '{v}' is not allowed; {what}: "
+                        f"{', '.join(allowed) or 'none (the grid is empty)'}"
+                    )
+                if key == "sweep" and not _numeric(grid[v]):
+                    raise self.fail(
+                        f"'report.sweep': '{v}' has non-numeric values; only numbers can "
+                        "be drawn as a curve"
+                    )
+            out[key] = list(value)
+        return out
+
+    def out(self) -> Path:
+        """``out``, read from the file's folder; default ``results/<file name>``."""
+        if "out" in self.data:
+            out = _out_of(self.data["out"], self.fail)
+        else:
+            out = Path("results") / (Path(self.path).stem if self.path is not None
+                                     else "experiment")
+        if self.base is not None and not out.is_absolute():
+            joined = Path(os.path.normpath(self.base / out))
+            out = Path(os.path.relpath(joined)) if under_cwd(joined) else joined
+        return out
+
+    def cells(self, presets, bots, grid, settings, bot_params, games, seed) -> list[Cell]:
+        """One resolved run per preset x bot x grid combination, named by its values."""
+        cells = []
+        grid_keys = list(grid)
+        for preset, bot in itertools.product(presets, bots):
+            for combo in itertools.product(*(grid[k] for k in grid_keys)):
+                cell_grid = dict(zip(grid_keys, combo, strict=True))
+                name = ",".join(
+                    [f"preset={value_label(preset)}", f"bot={value_label(bot)}"]
+                    + [f"{k}={value_label(v)}" for k, v in cell_grid.items()]
+                )
+                try:
+                    plan = resolve_run(
+                        self.game,
+                        preset=preset,
+                        settings={**settings, **cell_grid},
+                        bot=bot,
+                        bot_params=bot_params.get(bot),
+                        games=games,
+                        seed=seed,
+                    )
+                except SimlibInputError as err:
+                    raise self.fail(f"cell {name}: {err}") from None
+                cells.append(Cell(name, preset, bot, cell_grid, plan))
+        return cells
 
 
 def _ladder_plan(data, game, presets, settings, seed, games, fail):

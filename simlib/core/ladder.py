@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simlib.core.checks import check_int, check_run_kwargs, check_seed
+from simlib.core.checks import RUN_KWARGS, check_int, check_run_kwargs, check_seed
 from simlib.core.cluster import shared_cluster
 from simlib.core.game import Game
 from simlib.core.outdir import existing_record, same_identity
@@ -100,7 +100,6 @@ IDENTITY_KEYS = (
     "settings",
     "ladder_settings",
 )
-RUN_OPTIONS = ("backend", "scheduler", "chunk_size", "progress", "threads")
 
 
 @dataclass(frozen=True)
@@ -382,11 +381,11 @@ def ladder(
         setting, or an ``out`` folder holding something else (nothing is played then).
 
     """
-    unknown = set(run_kwargs) - set(RUN_OPTIONS)
+    unknown = set(run_kwargs) - set(RUN_KWARGS)
     if unknown:
         raise SimlibInputError(
             f"ladder: unexpected argument '{sorted(unknown)[0]}'; allowed extra arguments: "
-            + ", ".join(RUN_OPTIONS)
+            + ", ".join(RUN_KWARGS)
         )
     plan = resolve_ladder(
         game, presets=presets, budgets=budgets, games=games, seed=seed, settings=settings,

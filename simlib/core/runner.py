@@ -38,6 +38,7 @@ import pandas as pd
 
 from simlib.core import cluster
 from simlib.core.checks import (
+    RUN_KWARGS,
     check_games,
     check_precision,
     check_run_kwargs,
@@ -751,11 +752,11 @@ def compare_to_precision(
 
     precision = check_precision(precision)
     confidence = stats._check_level(confidence, "confidence")
-    unknown = set(run_kwargs) - {"backend", "scheduler", "chunk_size", "progress", "threads"}
+    unknown = set(run_kwargs) - set(RUN_KWARGS)
     if unknown:
         raise SimlibInputError(
             f"compare_to_precision: unexpected argument '{sorted(unknown)[0]}'; allowed extra "
-            "arguments: backend, scheduler, chunk_size, progress, threads"
+            "arguments: " + ", ".join(RUN_KWARGS)
         )
     plans = []
     for name, arm in (("a", a), ("b", b)):
@@ -1123,85 +1124,27 @@ def sweep(
         ``preset`` and ``bot``); ``meta["sweep"] = param``.
 
     """
-    unknown = set(run_kwargs) - {"backend", "scheduler", "chunk_size", "progress", "threads"}
+    unknown = set(run_kwargs) - set(RUN_KWARGS)
     if unknown:
         raise SimlibInputError(
             f"sweep: unexpected argument '{sorted(unknown)[0]}'; allowed extra arguments: "
-            "backend, scheduler, chunk_size, progress, threads"
+            + ", ".join(RUN_KWARGS)
         )
     g = get_game(game)
     if not isinstance(param, str) or not param:
         raise SimlibInputError("param: expected a setting name or 'bot.<parameter>'")
-    if isinstance(values, (str, bytes)):
-        raise SimlibInputError(f"values: expected a list of values for '{param}', not a string")
     out = out_folder(out)
-    try:
-        values = list(itertools.islice(values, MAX_SWEEP_VALUES + 1))
-    except TypeError:
-        raise SimlibInputError(f"values: expected a list of values for '{param}'") from None
-    if not values:
-        raise SimlibInputError(f"values: no values given for '{param}'")
-    if len(values) > MAX_SWEEP_VALUES:
-        raise SimlibInputError(
-            f"values: more than {MAX_SWEEP_VALUES:,} values for '{param}'; a sweep takes at "
-            f"most {MAX_SWEEP_VALUES:,} (each value is a whole run)"
-        )
     settings = dict(settings or {})
     bot_params = dict(bot_params or {})
-    is_bot = param.startswith("bot.")
-    key = param[4:] if is_bot else param
-    if is_bot:
-        b = g.bot(bot)
-        if key not in b.params:
-            allowed = ", ".join(f"bot.{k}" for k in b.params) or "none"
-            raise SimlibInputError(
-                f"param: '{param}' is not a parameter of bot '{b.name}'; allowed: {allowed}"
-            )
-        if key in bot_params:
-            raise SimlibInputError(f"param: '{param}' is swept; do not also fix it in bot_params")
-        coerced = [b.resolve_params({key: v})[key] for v in values]
-    else:
-        setting = g.setting(key)
-        if key in settings:
-            raise SimlibInputError(f"param: '{param}' is swept; do not also fix it in settings")
-        coerced = [setting.coerce(v) for v in values]
-    seen: set[str] = set()
-    folders: dict[str, Any] = {}
-    for v in coerced:
-        label = value_text(v)
-        if label in seen:
-            raise SimlibInputError(f"values: {label} appears twice for '{param}'")
-        seen.add(label)
-        name = value_label(v)
-        if name in folders:
-            raise SimlibInputError(
-                f"values: {value_text(folders[name])} and {label} for '{param}' would share the "
-                f"folder name '{param}={name}'; use values that differ in letters or digits"
-            )
-        folders[name] = v
-
+    coerced = _sweep_values(g, param, values, bot, settings, bot_params)
     plans = []
     for v in coerced:
-        if is_bot:
-            plan = resolve_run(
-                g,
-                preset=preset,
-                settings=settings,
-                bot=bot,
-                bot_params={**bot_params, key: v},
-                games=games,
-                seed=seed,
-            )
+        if param.startswith("bot."):
+            plan = resolve_run(g, preset=preset, settings=settings, bot=bot,
+                               bot_params={**bot_params, param[4:]: v}, games=games, seed=seed)
         else:
-            plan = resolve_run(
-                g,
-                preset=preset,
-                settings={**settings, key: v},
-                bot=bot,
-                bot_params=bot_params,
-                games=games,
-                seed=seed,
-            )
+            plan = resolve_run(g, preset=preset, settings={**settings, param: v}, bot=bot,
+                               bot_params=bot_params, games=games, seed=seed)
         folder = Path(out) / f"{param}={value_label(v)}" if out is not None else None
         if folder is not None:
             check_out(folder, plan)
@@ -1209,8 +1152,6 @@ def sweep(
     check_run_kwargs(run_kwargs)
     if out is not None:
         _check_sweep_folder(Path(out), param)
-
-    if out is not None:
         Path(out).mkdir(parents=True, exist_ok=True)
         atomic_write_json(
             Path(out) / SWEEP_FILE,
@@ -1230,6 +1171,60 @@ def sweep(
     res = Results.concat(parts, include=[param])
     res.meta["sweep"] = param
     return res
+
+
+def _sweep_values(g: Game, param: str, values: Iterable[Any], bot: str | None,
+                  settings: dict[str, Any], bot_params: dict[str, Any]) -> list[Any]:
+    """The swept values, each checked like the setting (or bot parameter) it sets.
+
+    Refused in one line: a string or non-iterable, no values, more than
+    :data:`MAX_SWEEP_VALUES`, an unknown name, a name also fixed in ``settings`` /
+    ``bot_params``, a value given twice, or two values whose folder names would clash.
+    """
+    if isinstance(values, (str, bytes)):
+        raise SimlibInputError(f"values: expected a list of values for '{param}', not a string")
+    try:
+        values = list(itertools.islice(values, MAX_SWEEP_VALUES + 1))
+    except TypeError:
+        raise SimlibInputError(f"values: expected a list of values for '{param}'") from None
+    if not values:
+        raise SimlibInputError(f"values: no values given for '{param}'")
+    if len(values) > MAX_SWEEP_VALUES:
+        raise SimlibInputError(
+            f"values: more than {MAX_SWEEP_VALUES:,} values for '{param}'; a sweep takes at "
+            f"most {MAX_SWEEP_VALUES:,} (each value is a whole run)"
+        )
+    if param.startswith("bot."):
+        key = param[4:]
+        b = g.bot(bot)
+        if key not in b.params:
+            allowed = ", ".join(f"bot.{k}" for k in b.params) or "none"
+            raise SimlibInputError(
+                f"param: '{param}' is not a parameter of bot '{b.name}'; allowed: {allowed}"
+            )
+        if key in bot_params:
+            raise SimlibInputError(f"param: '{param}' is swept; do not also fix it in bot_params")
+        coerced = [b.resolve_params({key: v})[key] for v in values]
+    else:
+        setting = g.setting(param)
+        if param in settings:
+            raise SimlibInputError(f"param: '{param}' is swept; do not also fix it in settings")
+        coerced = [setting.coerce(v) for v in values]
+    seen: set[str] = set()
+    folders: dict[str, Any] = {}
+    for v in coerced:
+        label = value_text(v)
+        if label in seen:
+            raise SimlibInputError(f"values: {label} appears twice for '{param}'")
+        seen.add(label)
+        name = value_label(v)
+        if name in folders:
+            raise SimlibInputError(
+                f"values: {value_text(folders[name])} and {label} for '{param}' would share the "
+                f"folder name '{param}={name}'; use values that differ in letters or digits"
+            )
+        folders[name] = v
+    return coerced
 
 
 def _check_sweep_folder(folder: Path, param: str) -> None:
