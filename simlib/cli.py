@@ -46,6 +46,7 @@ import math
 import os
 import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -694,7 +695,7 @@ def _is_table_folder(folder: Path) -> bool:
     return isinstance(definition, dict) and definition.get("kind") == "table"
 
 
-def _report_spec(game, meta: dict[str, Any]):
+def _report_spec(game, meta: Mapping[str, Any]):
     """What ``game``'s report shows for the run ``meta`` describes.
 
     A game not registered here gets the plain report, with the outcome order the run

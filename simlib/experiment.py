@@ -848,17 +848,18 @@ def run_experiment(
         check_ladder_out(exp.ladder, exp.out / LADDER_DIR)
 
     exp.out.mkdir(parents=True, exist_ok=True)
+    layout = {
+        "group_by": exp.group_by(),
+        "sweep_params": exp.sweep_params(),
+        "effects": exp.effect_factors(),
+    }
     record = {
         "simlib_experiment": 1,
         "experiment": exp.definition(),
         "source": str(exp.path) if exp.path else None,
         "command": exp.command(),
         "cells": [c.name for c in exp.cells],
-        "report": {
-            "group_by": exp.group_by(),
-            "sweep_params": exp.sweep_params(),
-            "effects": exp.effect_factors(),
-        },
+        "report": layout,
         "complete": False,
     }
     from simlib import __version__
@@ -897,7 +898,7 @@ def run_experiment(
             "grid": jsonable(exp.grid),
             "bot_params": jsonable(exp.bot_params),
             "games_per_cell": exp.games,
-            "report": record["report"],
+            "report": layout,
         }
     )
     res.save(exp.out, overwrite=True)  # the experiment's own folder: its last results

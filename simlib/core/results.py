@@ -29,9 +29,9 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -360,7 +360,7 @@ RUN_COLUMNS = ("preset", "bot")
 
 
 def with_run_columns(
-    df: pd.DataFrame, meta: dict, columns: Sequence[str] | None = None
+    df: pd.DataFrame, meta: Mapping[str, Any], columns: Sequence[str] | None = None
 ) -> pd.DataFrame:
     """A single run's frame with its ``preset`` and ``bot`` as one-level categorical columns.
 
@@ -381,7 +381,48 @@ def with_run_columns(
     return df.assign(**added) if added else df
 
 
-def run_meta(cfg: dict, games: int, games_present: int, out: str | None) -> dict:
+class Meta(TypedDict, total=False):
+    """What a :class:`Results` knows of the games behind its rows (``Results.meta``).
+
+    Written by :func:`run_meta` (a single run), :meth:`Results.concat` (combined runs),
+    the runner (runs to a precision, sweeps), experiments and :meth:`Results.load`; stored
+    beside the rows as JSON. Every key is optional to a reader: use ``meta.get``.
+    """
+
+    # --- a single run (run_meta)
+    game: str
+    title: str
+    engine_version: str | None
+    preset: str
+    settings: dict[str, Any]  # every setting, resolved; combined: those common to all parts
+    bot: str
+    bot_params: dict[str, float]
+    seed: int | None
+    games: int  # asked for
+    games_present: int  # held
+    complete: bool
+    outcomes: list[str]
+    simlib_version: str
+    out: str | None  # the run folder, when the run has one
+    stopping: dict[str, Any]  # a run to a precision: its rule and where it stopped
+    data_files: dict[str, str]  # data-file setting -> sha256 of the content played
+    derived: dict[str, Any]  # settings left to the tables, with the value they took
+    games_window: list[int]  # Results.load(games=...): the window read
+    # --- combined runs (Results.concat, experiments, sweeps)
+    cells: list[dict[str, Any]]  # each part's own meta
+    varying: list[str]  # the columns whose value differs across the parts
+    cells_present: int
+    cells_total: int
+    sweep: str  # the swept setting or bot parameter
+    report: dict[str, Any]  # an experiment's report layout (group_by, sweep_params, ...)
+    command: str
+    presets: list[str]
+    bots: list[str]
+    grid: dict[str, Any]
+    games_per_cell: int
+
+
+def run_meta(cfg: dict, games: int, games_present: int, out: str | None) -> Meta:
     """Build a single run's ``meta`` from its configuration."""
     return {
         "game": cfg["game"],
@@ -476,18 +517,19 @@ class Results:
         then measures), sorted by ``game_index`` within each run, then ``preset`` and
         ``bot`` (categorical). Combined results add a column per setting or bot parameter
         (``bot.<name>``) that differs across the parts.
-    meta : dict
+    meta : Meta
         ``game, title, engine_version, preset, settings (fully resolved), bot, bot_params,
         seed, games, games_present, complete, outcomes, simlib_version``; combined results
         instead hold ``cells`` (each part's meta) and ``varying`` (the columns whose value
-        differs across parts), with the settings common to all parts in ``settings``.
+        differs across parts), with the settings common to all parts in ``settings``
+        (:class:`Meta` lists every key).
 
     """
 
     def __init__(
         self,
         df: pd.DataFrame | None,
-        meta: dict[str, Any],
+        meta: Meta | dict[str, Any],
         *,
         source: str | os.PathLike | None = None,
         columns: Sequence[str] | None = None,
@@ -495,7 +537,7 @@ class Results:
         if df is None and source is None:
             raise ValueError("Results: a df or a run folder (source) to read it from")
         self._df = None if df is None else with_run_columns(df, meta, columns)
-        self.meta = meta
+        self.meta: Meta = meta  # type: ignore[assignment]
         #: The run folder a lazy ``df`` is read from (``Results.load(..., lazy=True)`` and
         #: ``simlib.run(..., out=DIR, keep_df=False)``); None once the rows are in memory.
         self.source = None if source is None else Path(source)
@@ -630,7 +672,7 @@ class Results:
         rules = [c.get("stopping") for c in cells]
         if not rules or not all(rules):
             return None
-        priors = {float(r["prior_games"]) for r in rules}
+        priors = {float(r["prior_games"]) for r in rules if r}
         keys = [by] if isinstance(by, str) else list(by or [])
         varying = [c for c in self.meta.get("varying", []) if c in self.df.columns]
         if len(priors) != 1 or len(varying) != len(self.meta.get("varying", [])):
@@ -883,7 +925,7 @@ class Results:
             res.meta["games"] += per_cell * (len(names) - len(parts))
         res.meta["cells_present"] = len(parts)
         res.meta["cells_total"] = len(names)
-        res.meta["title"] = definition.get("title", res.meta.get("title"))
+        res.meta["title"] = str(definition.get("title", res.meta.get("title")))
         if isinstance(data.get("report"), dict):
             res.meta["report"] = data["report"]
         return res

@@ -28,7 +28,7 @@ import math
 import os
 import sys
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -1346,7 +1346,7 @@ def _run_label(res: Results) -> str:
     return ",".join(parts)
 
 
-def reproduce_command(meta: dict[str, Any]) -> str | None:
+def reproduce_command(meta: Mapping[str, Any]) -> str | None:
     """The ``simlib run`` (or ``simlib sweep``) command that plays these games again.
 
     Built from a single run's or a sweep's ``meta``: its preset and bot, every setting and
