@@ -213,20 +213,21 @@ def print_costs(out: dict) -> None:
           "across games; default bot, seed 0; games/s through simlib.run(threads=N)\n")
     head = (f"{'game':<10} {'setting':<18} {'games':>8} {'kops/game':>9} {'range':>13} "
             f"{'games/s 1t':>10} {'games/s 2t':>10} {'2t/1t':>5} {'vs Python':>9} "
-            f"{'cold start':>10} {'warm start':>10}")
+            f"{'cold wall':>9} {'cold CPU':>8} {'warm wall':>9}")
     print(head)
     for name, row in out["games"].items():
         lo, hi = min(row["kops"]), max(row["kops"])
         digits = ".0f" if lo >= 100 else ".1f"
         start = row.get("start")
         cold = f"{start['cold']['seconds']:.0f} s" if start else "-"
+        cold_cpu = f"{start['cold']['cpu']:.0f} s" if start else "-"
         warm = f"{start['warm']['seconds']:.1f} s" if start else "-"
         print(f"{name:<10} {row['setting']:<18} {row['games']:>8,} "
               f"{format(row['kops_median'], digits):>9} "
               f"{format(lo, digits) + '-' + format(hi, digits):>13} "
               f"{row['rate1_median']:>10,.0f} {_num(row['rate2_median'], ',.0f'):>10} "
               f"{_num(row['ratio21_median'], '.2f'):>5} {row['vs_python']:>8.0f}x "
-              f"{cold:>10} {warm:>10}")
+              f"{cold:>9} {cold_cpu:>8} {warm:>9}")
 
 
 # --- scale-out ------------------------------------------------------------------------------
