@@ -291,8 +291,13 @@ def _warm_workers(client, name: str, games: int) -> None:
     client.gather(futures)
 
 
-def measure_scale_out(name: str, games: int, workers: tuple[int, ...] = (1, 2)) -> dict:
-    """Games/s of ``games`` games locally (1 and 2 threads) and on LocalClusters of ``workers``."""
+def measure_scale_out(name: str, games: int, chunk_size: int | None = None,
+                      workers: tuple[int, ...] = (1, 2)) -> dict:
+    """Games/s of ``games`` games locally (1 and 2 threads) and on LocalClusters of ``workers``.
+
+    ``chunk_size`` goes to the Dask runs (``None``: the backend's default). The clusters
+    take Dask's configuration as it stands (``DASK_*`` environment variables included).
+    """
     import pandas as pd
     from dask.distributed import Client, LocalCluster, get_task_stream
 
@@ -330,7 +335,7 @@ def measure_scale_out(name: str, games: int, workers: tuple[int, ...] = (1, 2)) 
             warm = time.perf_counter() - t
             with get_task_stream(client) as ts:
                 df = timed(f"dask, {k} worker{'s' if k > 1 else ''}", k, 1, backend="dask",
-                           scheduler=client)
+                           scheduler=client, chunk_size=chunk_size)
             run = runs[-1]
             run["warm_s"] = warm
             run["identical"] = bool(local.equals(df))
@@ -344,6 +349,7 @@ def measure_scale_out(name: str, games: int, workers: tuple[int, ...] = (1, 2)) 
         run.pop("t0")
         run.pop("t1")
     return {**header(), "game": name, "setting": GAMES[name].label, "games": games,
+            "chunk_size": chunk_size,
             "seed": SEED, "runs": runs}
 
 
@@ -354,7 +360,8 @@ def print_scale_out(out: dict) -> None:
           f"NUMBA_NUM_THREADS {out['numba_num_threads']}")
     print(f"{out['game']} {out['setting']}, default bot, {out['games']:,} games, seed "
           f"{out['seed']}; dask workers: 1 thread each, warmed by playing {WARM_GAMES} games "
-          "each through the backend's own task (play_chunk) before the clock starts")
+          "each through the backend's own task (play_chunk) before the clock starts; chunk "
+          + (f"size {out['chunk_size']:,}" if out["chunk_size"] else "size: the backend's"))
     print(f"calibration: {out['calibration']} (Mops/s just before and after each run)\n")
     print(f"{'run':<18} {'seconds':>8} {'games/s':>9} {'efficiency':>10} {'rows':>9} "
           f"{'CPU s':>7} {'CPU eff.':>8} {'CPU share':>9} {'main CPU s':>10} {'cal Mops/s':>10}")
@@ -393,16 +400,21 @@ def main(argv: list[str] | None = None) -> int:
                     "(--scale-out: the game played, default subterra)")
     ap.add_argument("--no-compile", action="store_true",
                     help="skip the cold start (a fresh process with an empty numba cache)")
+    ap.add_argument("--chunk-size", type=int, default=None,
+                    help="--scale-out: games a Dask chunk (default: the backend's own)")
     ap.add_argument("--scale-out", action="store_true",
                     help="local backend against a dask LocalCluster of 1 and 2 workers")
     ap.add_argument("--format", choices=("table", "json"), default="table")
     args = ap.parse_args(argv)
     if args.games is not None and args.games < 1:
         ap.error(f"--games: {args.games} is not allowed; expected an integer >= 1")
+    if args.chunk_size is not None and args.chunk_size < 1:
+        ap.error(f"--chunk-size: {args.chunk_size} is not allowed; expected an integer >= 1")
     if args.rounds < 1:
         ap.error(f"--rounds: {args.rounds} is not allowed; expected an integer >= 1")
     if args.scale_out:
-        out = measure_scale_out(args.only or "subterra", args.games or SCALE_OUT_GAMES)
+        out = measure_scale_out(args.only or "subterra", args.games or SCALE_OUT_GAMES,
+                                args.chunk_size)
         show = print_scale_out
     else:
         out = measure_costs([args.only] if args.only else list(GAMES), args.games, args.rounds,

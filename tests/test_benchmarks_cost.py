@@ -76,6 +76,7 @@ def test_cost_quickest_mode(capsys):
 
 @pytest.mark.parametrize("args, key", [(["--rounds", "0"], "--rounds"),
                                        (["--games", "-1"], "--games"),
+                                       (["--scale-out", "--chunk-size", "0"], "--chunk-size"),
                                        (["--only", "chess"], "--only")])
 def test_bad_options_one_line(args, key):
     out = _bench(*args, timeout=120)
@@ -85,10 +86,10 @@ def test_bad_options_one_line(args, key):
 
 def test_scale_out_quickest_mode():
     pytest.importorskip("dask.distributed")
-    out = _bench("--scale-out", "--games", "200", "--format", "json")
+    out = _bench("--scale-out", "--games", "200", "--chunk-size", "100", "--format", "json")
     assert out.returncode == 0, out.stderr[-3000:]
     data = json.loads(out.stdout)
-    assert data["game"] == "subterra" and data["games"] == 200
+    assert data["game"] == "subterra" and data["games"] == 200 and data["chunk_size"] == 100
     runs = {r["run"]: r for r in data["runs"]}
     assert {"local, 1 thread", "dask, 1 worker", "dask, 2 workers"} <= set(runs)
     assert runs["local, 1 thread"]["efficiency"] == 1.0
@@ -96,5 +97,6 @@ def test_scale_out_quickest_mode():
         assert run["identical"] is True, run["run"]
     for k, name in ((1, "dask, 1 worker"), (2, "dask, 2 workers")):
         run = runs[name]
-        assert run["workers"] == k and sum(w["tasks"] for w in run["tasks"].values()) == 1
+        assert run["workers"] == k and run["chunks"] == 2
+        assert sum(w["tasks"] for w in run["tasks"].values()) == 2
         assert _positive(run["rate"]) and _positive(run["efficiency"])
