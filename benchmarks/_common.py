@@ -72,3 +72,28 @@ def print_rates(rows, unit: str) -> None:
     print(f"{'measure':<{width}}  {unit:>12}  {'vs Python':>9}")
     for name, rate, ratio in rows:
         print(f"{name:<{width}}  {rate:>12,.0f}  {ratio:>9}")
+
+
+def source_commit() -> str:
+    """The commit of the simlib tree this interpreter imports, ``+dirty`` when it differs.
+
+    Dirty: a tracked file changed (staged or not) or a new, unignored file under ``simlib/``
+    (the numba cache is keyed by that source, so either changes what runs). ``unknown``
+    outside a git checkout.
+    """
+    from pathlib import Path
+
+    import simlib
+
+    root = Path(simlib.__file__).resolve().parent.parent
+
+    def git(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
+                              check=False)
+
+    head = git("rev-parse", "HEAD")
+    if head.returncode != 0:
+        return "unknown"
+    changed = git("diff", "--quiet", "HEAD", "--").returncode != 0
+    new = git("ls-files", "--others", "--exclude-standard", "--", "simlib").stdout.strip()
+    return head.stdout.strip() + ("+dirty" if changed or new else "")

@@ -14,12 +14,10 @@ numba compiles on one core whatever the machine has.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
-from _common import run_snippet
+from _common import run_snippet, source_commit
 
 START = r"""
 import sys, time
@@ -30,20 +28,29 @@ print(f'{{"seconds": {time.perf_counter() - t}, "cpu": {time.process_time() - c}
 """
 
 
+def measure(name: str) -> dict:
+    """Cold and warm start of ``name``: ``{"cold": {...}, "warm": {...}}``.
+
+    Each is ``{"seconds": wall, "cpu": CPU}`` of a fresh interpreter that imports simlib
+    and plays one game (:data:`START`); both share a new numba cache, empty for the cold
+    one and filled by it for the warm one. ``bench_cost.py`` reports the same figures.
+    """
+    with tempfile.TemporaryDirectory() as cache:
+        env = {"NUMBA_CACHE_DIR": cache, "SIMLIB_PROGRESS": "0"}
+        cold = run_snippet(START, [name], env)
+        warm = run_snippet(START, [name], env)
+    return {"cold": cold, "warm": warm}
+
+
 def main(argv: list[str]) -> int:
     from simlib.games.registry import game_names, get_game
 
     names = argv or list(game_names())
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True, check=False,
-                            cwd=Path(__file__).resolve().parent).stdout.strip() or "unknown"
-    print(f"cold compile, one game of the default preset and bot (commit {commit})")
+    print(f"cold compile, one game of the default preset and bot (commit {source_commit()})")
     print(f"{'game':<10}  {'cold wall':>9}  {'cold CPU':>8}  {'warm wall':>9}  {'declared':>8}")
     for name in names:
-        with tempfile.TemporaryDirectory() as cache:
-            env = {"NUMBA_CACHE_DIR": cache, "SIMLIB_PROGRESS": "0"}
-            cold = run_snippet(START, [name], env)
-            warm = run_snippet(START, [name], env)
+        starts = measure(name)
+        cold, warm = starts["cold"], starts["warm"]
         declared = get_game(name).compile_seconds
         print(f"{name:<10}  {cold['seconds']:>8.0f}s  {cold['cpu']:>7.0f}s  "
               f"{warm['seconds']:>8.1f}s  {str(declared or '-') + ('s' if declared else ''):>8}")
