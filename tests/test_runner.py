@@ -741,3 +741,16 @@ def test_results_show_themselves_in_a_notebook(reference):
     sw = simlib.sweep("toy", "p", [0.3, 0.6], games=200, seed=3, progress=False)
     many = sw._repr_html_()
     assert many.count("</tr>") == 3  # the header and one row per value
+
+
+@pytest.mark.parametrize("games,workers", [(200_000, 2), (50_000, 2), (5_000, 2), (50_001, 3),
+                                           (10**7, 2), (1, 4), (7, 1)])
+def test_dask_chunks_give_every_worker_as_many_chunks(games, workers):
+    size = runner.dask_chunk_size(games, workers)
+    chunks = -(-games // size)
+    assert 1 <= size <= runner.DEFAULT_CHUNK_SIZE
+    if chunks <= 4 * workers:  # below the chunk-size cap every worker plays the same count
+        assert chunks % workers == 0 or games < workers
+    # 50,000 games on 2 workers: 4 chunks, not 5 (one worker waited for the fifth)
+    if (games, workers) == (50_000, 2):
+        assert chunks == 4

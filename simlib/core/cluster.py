@@ -38,8 +38,20 @@ DASK_CONNECT_TIMEOUT = 5
 #: Seconds a Dask run waits with no worker connected before it stops with one line (the
 #: finished chunks are kept in ``out``; running again resumes).
 DASK_NO_WORKERS_TIMEOUT = 60
-#: Seconds between two looks at the cluster's workers while a Dask run waits.
+#: Seconds between two looks for finished chunks while a Dask run waits.
 DASK_POLL = 0.05
+#: Seconds between two questions to the scheduler about its workers while a run waits
+#: (each is a round trip; at every poll they cost the client a few ms of CPU a second).
+DASK_WORKER_LOOK = 1.0
+#: Dask settings of the automatic local cluster: its workers' statistical profiler (a
+#: sample every 10 ms) and 20 ms event-loop ticks took about a tenth of a game's CPU time
+#: (benchmarks/bench_cost.py --scale-out); simlib's tasks are long and need neither.
+QUIET_CLUSTER = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+}
 #: What a script must do to start a local Dask cluster (said in the error when it did not).
 DASK_MAIN_GUARD = (
     "backend='dask' without a scheduler starts a local cluster whose worker processes "
@@ -94,8 +106,10 @@ def connect(scheduler: Any):
             # cluster here would fail deep inside multiprocessing. Stop quietly: the
             # process that started the cluster says why, once.
             raise SystemExit(1)
+        import dask
+
         try:
-            with _dask_logs_quiet():
+            with _dask_logs_quiet(), dask.config.set(QUIET_CLUSTER):
                 cluster = LocalCluster(
                     n_workers=os.cpu_count() or 1,
                     threads_per_worker=1,
@@ -191,7 +205,7 @@ class _dask_logs_quiet:
 
 
 def _live_workers(client) -> int:
-    """Workers the client last heard of (the client's own cached view: never blocks)."""
+    """Workers the scheduler knows of (a round trip to it; 0 when it cannot say)."""
     try:
         return len(client.scheduler_info().get("workers", {}))
     except Exception:  # noqa: BLE001 - a client that cannot say has none we can use
@@ -209,6 +223,7 @@ def completed(client, futures, where, folder: Path | None, total: int):
     pending = as_completed(futures, loop=client.loop)
     done = 0
     idle_since = None
+    next_look = 0.0
     kept = f" and saved in {folder}" if folder is not None else ""
     resume = (
         "run the same command again to resume"
@@ -233,6 +248,11 @@ def completed(client, futures, where, folder: Path | None, total: int):
             idle_since = None
             continue
         now = time.monotonic()
+        if now < next_look:
+            time.sleep(DASK_POLL)
+            continue
+        # asking the scheduler costs a round trip: look at most every DASK_WORKER_LOOK s
+        next_look = now + min(DASK_WORKER_LOOK, DASK_NO_WORKERS_TIMEOUT / 4)
         if _live_workers(client) == 0:
             idle_since = now if idle_since is None else idle_since
             if now - idle_since >= DASK_NO_WORKERS_TIMEOUT:

@@ -96,7 +96,8 @@ __all__ = [
 #: a DataFrame, a parquet file) is negligible, small enough that an interrupted run loses
 #: little and the progress bar moves every second or so for a fast game.
 DEFAULT_CHUNK_SIZE = 200_000
-#: Smallest default chunk on the dask backend, which aims at ~4 chunks per worker.
+#: Smallest default chunk on the dask backend, which aims at 4 chunks per worker
+#: (:func:`dask_chunk_size`).
 DASK_MIN_CHUNK_SIZE = 10_000
 #: Seconds before an automatic progress bar appears (short runs stay quiet).
 PROGRESS_DELAY = 2.0
@@ -1034,17 +1035,24 @@ def _write_run_file(
         atomic_write_json(folder / RUN_FILE, plan.run_file(games, complete))
 
 
+def dask_chunk_size(games: int, workers: int) -> int:
+    """Games per chunk on ``workers`` Dask workers: every worker gets as many chunks.
+
+    Up to 4 chunks a worker (a lost worker then costs a quarter of its share), fewer when
+    chunks would fall below :data:`DASK_MIN_CHUNK_SIZE` games, never more than
+    :data:`DEFAULT_CHUNK_SIZE`. A count of chunks that is not a multiple of the workers
+    leaves workers idle at the end (5 chunks on 2 workers: one plays 3, the other waits).
+    """
+    per_worker = max(1, min(4, games // max(1, workers * DASK_MIN_CHUNK_SIZE)))
+    return max(1, min(DEFAULT_CHUNK_SIZE, math.ceil(games / (workers * per_worker))))
+
+
 def _run_dask(plan, ranges, scheduler, chunk_size, threads, finish_chunk, folder) -> None:
     with cluster.dask_client(scheduler) as (client, local):
         if threads is None and local is not None:
             threads = 1
         if chunk_size is None:
-            workers = cluster.n_workers(client)
-            chunk_size = min(
-                plan.games,
-                DEFAULT_CHUNK_SIZE,
-                max(DASK_MIN_CHUNK_SIZE, math.ceil(plan.games / (4 * workers))),
-            )
+            chunk_size = dask_chunk_size(plan.games, cluster.n_workers(client))
         todo = _chunks(ranges, chunk_size)
         token = uuid.uuid4().hex[:12]
         # Workers get the data files' bytes, never a path to reopen in their own folder.
