@@ -802,6 +802,21 @@ def parse_budgets(spec: str) -> list[int]:
     return out
 
 
+def _cmd_warmup(args, state) -> int:
+    from simlib.core.warmup import warmup
+    from simlib.games.registry import game_names, get_game
+
+    names = args.game or game_names()
+    games = [get_game(name) for name in names]  # an unknown name: one line, nothing compiled
+    for game in games:
+        about = f" (about {game.compile_seconds} s cold)" if game.compile_seconds else ""
+        print(f"{game.title or game.name}: compiling{about}...", flush=True)
+        (done,) = warmup([game.name])
+        print(f"  {done.kernels} block kernel{'s' if done.kernels != 1 else ''} ready in "
+              f"{done.seconds:.1f} s", flush=True)
+    return 0
+
+
 def _cmd_ladder(args, state) -> int:
     from simlib.core.ladder import DEFAULT_BUDGETS, ladder
 
@@ -1006,6 +1021,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE.html", help="report file (default DIR/report.html)")
     p.add_argument("--title", help="report title")
     p.set_defaults(func=_cmd_report)
+
+    p = sub.add_parser(
+        "warmup", help="compile the games' kernels ahead of a first run (cached on disk)"
+    )
+    p.add_argument("game", nargs="*", help="games to compile (default: every game)")
+    p.set_defaults(func=_cmd_warmup)
 
     p = sub.add_parser(
         "ladder", help="skill ladder: scripted bots and the search bot at rising budgets"
