@@ -118,8 +118,9 @@ them, and survival fell; a fourth player brings back more than that loss through
 Resolve phase, since every seat that kills nothing in a Wave takes a Petition (TB-100):
 Tax Collectors played per game rose 2.3 / 5.5 / 9.2 / 15.1 with 1-4 players. One player
 is held by its own 9 tower cards (4 + 3 + 2), which fit the Normal and Heroic maps alike,
-hence the same survival on both. The printed rules do not cause the dip: the table's
-allowance (480 GP), its 4 setup builds and the draw are the same whatever the count.
+hence the same survival on both. The printed rules did not cause that dip: the table's
+allowance (480 GP), its 4 setup builds and the draw are the same whatever the count (its
+share a seat is not: with versions 2 and 3 that matters, below).
 Fix (bots): the ``air`` check (see ``bots``) and selling; defaults ``air`` 0.5, ``sell``
 0.5 for the builder. With them survival rose with the player count on every map with
 data version 1 and ``clear_board=true`` (table in the README; the Heroic test in
@@ -147,7 +148,7 @@ games, seed 2026) survival is Normal 18.6%, Heroic 52.0%, Legendary 31.6%, the m
 after Battle 4 is 4.7 to 7.4, and about 7% of the Drakka drawn are trampled (0.15 in
 Battle 1): at Speeds 5-8 a Draw phase has room for most of what it draws.
 
-Survival by player count (traced with data version 2, ``builder``, literal readings;
+Survival by player count (traced with data versions 2 and 3, ``builder``, literal readings;
 tables in ``docs/terminus.md``). Three causes, none a rule of the engine (the allowance
 split, 480 // players, and the setup build order TB-055..059 are as printed):
 
