@@ -17,8 +17,9 @@ from simlib.games.terminus import bots, engine
 from simlib.games.terminus.state import GSC, LINE, PLC, SITE, TWC
 
 RH = 3  # Humans
-#: The Drakka of the default data version 1, which the findings below were measured on.
-V1_DRAKKA = str(Path(__file__).parent / "data" / "terminus_v1_drakka.toml")
+#: The default data version 1 (Drakka, maps, tower lines), which the findings below were
+#: measured on.
+V1_DATA = str(Path(__file__).parent / "data" / "terminus_v1.toml")
 
 
 def ns(st):
@@ -39,12 +40,15 @@ def choice(st, seat, bp):
 
 
 def crowded(players=3):
-    """Heroic, 3 Humans, all Build Spots but two taken by Heavy Ground; seat 0 rich."""
+    """Heroic, 3 Humans, all Build Spots but two taken by Heavy Ground; seat 0 rich.
+
+    Seats 1 and 2 own the Heavy Ground towers but the last one, seat 0's.
+    """
     st = empty("heroic", players=players, distinct_races=False, race0="humans",
                race1="humans", race2="humans")
     sp = spots(st)
     for i, s in enumerate(sp[:-2]):
-        tower(st, 1 + i % 2 if i < 6 else 0, s, LINE.HEAVY_GROUND)
+        tower(st, 1 + i % 2 if i < len(sp) - 3 else 0, s, LINE.HEAVY_GROUND)
     tower(st, 0, sp[0], LINE.AIR_GROUND)  # one anti-air tower, seat 0's
     st.pl[0, PLC.GP] = 60
     return st, sp
@@ -166,14 +170,14 @@ def test_default_bots_sell_in_whole_games():
 
 def test_survival_rises_with_players_for_the_default_builder():
     # finding 1: with the anti-air check, Heroic survival rises from 1 to 2 to 3 players
-    # (before it, 43% / 14% / 8%; clear_board=true and the version-1 Drakka, the reading
+    # (before it, 43% / 14% / 8%; clear_board=true and the version-1 data, the reading
     # and data it was found under). 2,000 games a cell, fixed seed: an exact check of the
     # shipped engine and bot; 95% Wilson intervals apart.
     lo_hi = []
     for n in (1, 2, 3):
         df = simlib.run("terminus", preset="heroic", settings={"players": n,
                                                                "clear_board": True,
-                                                               "data": V1_DRAKKA},
+                                                               "data": V1_DATA},
                         games=2000, seed=11, progress=False).df
         lo_hi.append(wilson_interval(int(df["win"].sum()), len(df)))
     assert lo_hi[0][1] < lo_hi[1][0] and lo_hi[1][1] < lo_hi[2][0], lo_hi
@@ -210,8 +214,8 @@ def test_builder_saves_gp_in_battles_1_to_4_and_buys_favors_from_battle_5():
 def test_builder_buys_no_favor_before_battle_5_in_whole_games():
     # whole games: the builder with the fix plays more Favors than with the old 10% chance
     # (means over 400 paired Legendary games; 17.2 -> 23.9 at 20,000 games, README)
-    # the TB-214 alternative and the version-1 Drakka the fix was measured under
-    cb = {"clear_board": True, "data": V1_DRAKKA}
+    # the TB-214 alternative and the version-1 data the fix was measured under
+    cb = {"clear_board": True, "data": V1_DATA}
     old = simlib.run("terminus", preset="legendary", bot="builder", games=400, seed=3,
                      settings=cb, bot_params={"favor_buy": 0.1, "favor_late": 0.1},
                      progress=False).df

@@ -14,9 +14,9 @@ from simlib.games.terminus.state import alloc, copy_state_nb
 from tests.terminus_helpers import GAME, compiled
 
 SEED = 2026
-#: The Drakka of the default data version 1: slow enough that most games reach the late
-#: Waves the copy test splits at (with version 2 most games retreat before Wave 16).
-V1_DRAKKA = str(Path(__file__).parent / "data" / "terminus_v1_drakka.toml")
+#: The default data version 1: its Drakka are slow enough that most games reach the late
+#: Waves the copy test splits at (with versions 2 and 3 most games end before Wave 16).
+V1_DATA = str(Path(__file__).parent / "data" / "terminus_v1.toml")
 
 
 def run(preset="legendary", games=40, seed=SEED, **kw):
@@ -90,8 +90,8 @@ def _split_records(preset, point, stop_wave, k, games, **settings):
 def test_copy_mid_game_and_play_on_reproduces_the_game(point, preset, stop_wave, k):
     """Copy state + generator mid-Wave, junk the original, finish the copy: same records."""
     # clear_board=true (the TB-214 alternative) so that late points fall in the Waves
-    # without a Draw after Battle 5; the version-1 Drakka so that most games reach them
-    settings = {"check_invariants": True, "clear_board": True, "data": V1_DRAKKA}
+    # without a Draw after Battle 5; the version-1 data so that most games reach them
+    settings = {"check_invariants": True, "clear_board": True, "data": V1_DATA}
     got, reached = _split_records(preset, point, stop_wave, k, 60, **settings)
     ref = run(preset, games=60, bot="builder", settings=settings).df
     assert reached >= 20  # the point is reached in most games (else the test says little)

@@ -7,7 +7,7 @@ on forced dice: the generator state is copied and the same d6 values are fed to 
 
 import numpy as np
 import pytest
-from terminus_helpers import compiled, drakka, empty, fresh, site_near, tower
+from terminus_helpers import GAME, compiled, drakka, empty, fresh, site_near, tower
 
 from simlib.core.rng import d6_nb, new_state
 from simlib.games.terminus import compile as tc
@@ -87,6 +87,19 @@ def test_active_player_passes_clockwise_each_wave():
         seen.append(int(st.gs[GSC.ACTIVE]))
         assert st.gs[GSC.WAVE_INDEX] == w
     assert seen == [(first + k) % 4 for k in range(6)]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_first_player_record_is_the_setup_initiative_winner(n):
+    # the record's first_player is the seat that won the setup roll (TB-053) and so built
+    # first (TB-055): the same game set up on its own stream has that seat in gs[FIRST]
+    b = GAME.bot("builder")
+    p = GAME.compile(GAME.resolve("normal", {"players": n, **RACES}))
+    r = GAME.play_batch(p, b.id, np.array(list(b.params.values())), 9, 0, 24)
+    want = [int(fresh(players=n, seed=9, game_index=i, **RACES).gs[GSC.FIRST])
+            for i in range(24)]
+    assert r["first_player"].tolist() == want
+    assert (set(want) == {0}) if n == 1 else (len(set(want)) >= 2)  # a roll, not a constant
 
 
 # --- setup builds (TB-055..059) -----------------------------------------------------------

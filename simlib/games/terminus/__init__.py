@@ -118,14 +118,15 @@ them, and survival fell; a fourth player brings back more than that loss through
 Resolve phase, since every seat that kills nothing in a Wave takes a Petition (TB-100):
 Tax Collectors played per game rose 2.3 / 5.5 / 9.2 / 15.1 with 1-4 players. One player
 is held by its own 9 tower cards (4 + 3 + 2), which fit the Normal and Heroic maps alike,
-hence the same survival on both. The printed rules do not cause the dip: the table's
-allowance (480 GP), its 4 setup builds and the draw are the same whatever the count.
+hence the same survival on both. The printed rules did not cause that dip: the table's
+allowance (480 GP), its 4 setup builds and the draw are the same whatever the count (its
+share a seat is not: with versions 2 and 3 that matters, below).
 Fix (bots): the ``air`` check (see ``bots``) and selling; defaults ``air`` 0.5, ``sell``
 0.5 for the builder. With them survival rose with the player count on every map with
 data version 1 and ``clear_board=true`` (table in the README; the Heroic test in
 ``tests/test_terminus_bots.py`` plays the version-1 Drakka,
-``tests/data/terminus_v1_drakka.toml``); ``air=0 sell=0`` gives the old bots. With data
-version 2 survival by player count is not monotone (README).
+``tests/data/terminus_v1.toml``); ``air=0 sell=0`` gives the old bots. With data versions 2
+and 3 survival by player count is not monotone (below).
 
 With data version 1, panic stayed near 0 until Battle 5 and about 46% of the Drakka were
 trampled: both followed from the printed rules with that data, not from a mis-modelled
@@ -146,6 +147,31 @@ panic into Battles 1-5: with the builder, 2 players and the literal readings (20
 games, seed 2026) survival is Normal 18.6%, Heroic 52.0%, Legendary 31.6%, the mean panic
 after Battle 4 is 4.7 to 7.4, and about 7% of the Drakka drawn are trampled (0.15 in
 Battle 1): at Speeds 5-8 a Draw phase has room for most of what it draws.
+
+Survival by player count (traced with data versions 2 and 3, ``builder``, literal readings;
+tables in ``docs/terminus.md``). Three causes, none a rule of the engine (the allowance
+split, 480 // players, and the setup build order TB-055..059 are as printed):
+
+- Illustrative data (fixed by data version 3): every level of the Dwarf, Elf and Treefolk
+  lines fired once per Defend phase, the printed Spear and Ballista twice, and a shot
+  kills one Drakka at most, so the Humans made about twice the kills per GP: two players
+  without Humans survived 0-2% of games on every map, with Humans 10-58%. In the fixed
+  lineup the Humans sit in seat 0, so the table's strength followed the Humans' share of
+  the allowance (480 / 240 / 160 / 120 GP), and seat 2 is the weakest race and class
+  (Elves, Political). Version 3 gives every race one shot fewer than the Humans at each
+  level (TB-044), Humans 2,2,3 / 2,3,3 and the others 1,1,2 / 1,2,2.
+- The design: the allowance is 480 GP whatever the count and a setup build is one tower
+  upgraded at once (TB-055), so with 2 players a seat's first build can reach level 3
+  (175 GP) and with 3 or 4 it cannot. With 240 GP a seat (``war_allowance`` 240 x
+  players) survival rises with every player added on every map.
+- The openings: the setup is the builder's deterministic choice given the initiative
+  winner, so a cell is a mix of one opening per seat, and the openings differ widely
+  (record column ``first_player``; Legendary, 2 players: 77.9% when the Humans build
+  first, 34.9% when the Dwarves do). Valuing a site by where Drakka stop (Speed 5-8
+  Drakka stop on few squares; flyers at Speed 8 on squares 7, 15, 23, 31 of an empty
+  path) instead of the squares in range, a lone player's anti-air check, and a setup
+  that upgrades only what the Develop valuation would: each raised some cells and
+  lowered others, so the bots keep their choices.
 """
 
 from __future__ import annotations
@@ -192,7 +218,9 @@ class TerminusBreach(Game):
 
     name = "terminus"
     title = "Terminus Breach TD"
-    engine_version = "4"  # 4: default data version 2 (calibrated Drakka) changes every game
+    # 4: default data version 2 (calibrated Drakka); 5: data version 3 (tower lines, maps) and
+    # the first_player column: each changes every game
+    engine_version = "5"
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "normal"
@@ -236,8 +264,9 @@ class TerminusBreach(Game):
         the game ended (``wave_reached`` 4 and up are the clear-the-board Waves after
         Battle 5); ``panic_b1..5`` is the panic after each Battle (-1: not reached);
         ``leaks_b*`` / ``trampled_b*`` count per Battle where Drakka got through or were
-        trampled. Per-seat arrays spread into ``race_0`` .., ``vp_0`` ..; empty seats are
-        ``none`` / -1.
+        trampled; ``first_player`` is the seat that won the setup's initiative roll and built
+        first (TB-053..059: with the printed build order it decides the opening). Per-seat
+        arrays spread into ``race_0`` .., ``vp_0`` ..; empty seats are ``none`` / -1.
         """
         if name in PER_BATTLE:
             return {f"{name}{b + 1}": values[:, b] for b in range(N_BATTLES)}

@@ -293,7 +293,8 @@ class GS(NamedTuple):
     KLOG_N: int = 48  # entries in the kill log of this Wave
     KLOG: int = 49  # 49..112: dk rows killed this Wave with Bounty due (face-up cards)
     SOLD: int = 113  # towers destroyed for GP (TB-113)
-    N: int = 114
+    OPENER: int = 114  # seat that won the setup's initiative roll (TB-053): it built first
+    N: int = 115
 
 
 WHERE_NAMES = ("unused", "deck", "path", "leaked", "trampled", "dead", "grave", "box", "waiting")

@@ -42,6 +42,7 @@ record_dt = np.dtype(
         ("battle_reached", np.int8),
         ("wave_reached", np.int8),
         ("players", np.int8),
+        ("first_player", np.int8),
         ("panic", np.int16),
         ("leaks", np.int16),
         ("trampled", np.int16),
@@ -87,6 +88,7 @@ def write_record_nb(dk, pl, gs, rec, game_index):
     rec["battle_reached"] = gs[GSC.BATTLE]
     rec["wave_reached"] = gs[GSC.WAVE]
     rec["players"] = n
+    rec["first_player"] = gs[GSC.OPENER]
     rec["panic"] = gs[GSC.PANIC]
     rec["leaks"] = gs[GSC.LEAKS]
     rec["trampled"] = gs[GSC.TRAMPLED]

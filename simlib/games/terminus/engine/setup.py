@@ -156,6 +156,7 @@ def setup_nb(dk, occ, tw, bl, pl, hand, fdeck, deck, gs, params, bot_id, bp, rng
         pl[s, PLC.REDRAW_BATTLE] = 0
     first = initiative_nb(gs, n, rng)
     gs[GSC.ACTIVE] = first
+    gs[GSC.OPENER] = first
     start_battle_nb(dk, deck, gs, I64(1), rng)  # TB-061
     # TB-055..059: the printed build order, in turn order from the first player
     if n == 1:
