@@ -150,163 +150,213 @@ def parse_map(name: str, grid: Any, where: str = "data") -> dict[str, Any]:
 
 def _validate(data: dict[str, Any], where: str) -> None:
     """Every key known, every number in range, every name defined; else one line."""
-    def need(cond: Any, msg: str) -> None:
-        if not cond:
-            raise SimlibInputError(f"{where}: {msg}")
-
-    def table(value: Any, key: str) -> dict[str, Any]:
-        need(isinstance(value, dict), f"'{key}' must be a table ([{key}])")
-        return value
-
-    def only(value: dict[str, Any], allowed: Any, prefix: str) -> None:
-        for key in value:
-            need(key in allowed, f"unknown key '{prefix}{key}'; allowed: {', '.join(allowed)}")
-
-    def ints(value: Any, key: str, bounds: Any, what: str) -> None:
-        need(isinstance(value, list) and len(value) == len(bounds)
-             and all(_int_in(v, lo, hi) for v, (lo, hi) in zip(value, bounds, strict=True)),
-             f"{key} must be {what}")
-
-    def rng(lo: int, hi: int) -> str:
-        return f"{lo} to {hi}"
-
+    chk = _Checker(where)
     known = ("version", "maps", "towers", "blessings", "drakka", "decks", "bosses", "favors",
              "classes")
     for key in data:
-        need(key in known, f"unknown table '{key}'; allowed: {', '.join(known)}")
-    need(_int_in(data.get("version"), 1, VERSION_MAX),
-         f"version must be an integer from 1 to {VERSION_MAX}")
+        chk.need(key in known, f"unknown table '{key}'; allowed: {', '.join(known)}")
+    chk.need(_int_in(data.get("version"), 1, VERSION_MAX),
+           f"version must be an integer from 1 to {VERSION_MAX}")
+    _check_maps(chk, data)
+    _check_towers(chk, data)
+    _check_blessings(chk, data)
+    cards = _check_drakka(chk, data)
+    _check_decks(chk, data, cards)
+    _check_bosses(chk, data)
+    _check_favors(chk, data)
+    _check_classes(chk, data)
 
-    maps = table(data.get("maps", {}), "maps")
-    only(maps, MAPS, "maps.")
+
+class _Checker:
+    """The checks a data file's tables share; each failure is one line naming ``where``."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    def need(self, cond: Any, msg: str) -> None:
+        """Refuse the file with ``msg`` unless ``cond``."""
+        if not cond:
+            raise SimlibInputError(f"{self.where}: {msg}")
+
+    def table(self, value: Any, key: str) -> dict[str, Any]:
+        """``value`` as the TOML table ``[key]``."""
+        self.need(isinstance(value, dict), f"'{key}' must be a table ([{key}])")
+        return value
+
+    def only(self, value: dict[str, Any], allowed: Any, prefix: str) -> None:
+        """Refuse a key of ``value`` not in ``allowed``."""
+        for key in value:
+            self.need(key in allowed,
+                      f"unknown key '{prefix}{key}'; allowed: {', '.join(allowed)}")
+
+    def ints(self, value: Any, key: str, bounds: Any, what: str) -> None:
+        """``value`` a list of integers, each within its ``(lo, hi)`` of ``bounds``."""
+        self.need(isinstance(value, list) and len(value) == len(bounds)
+                  and all(_int_in(v, lo, hi) for v, (lo, hi) in zip(value, bounds, strict=True)),
+                  f"{key} must be {what}")
+
+
+def _span(lo: int, hi: int) -> str:
+    return f"{lo} to {hi}"
+
+
+#: A Drakka's or a boss's ``stats`` bounds, and how a message says them.
+_STATS = ((1, MAX_PATH), (1, TOUGH_MAX), (0, BOUNTY_MAX), (0, THREAT_MAX), (0, 1))
+_STATS_TEXT = (f"[speed, toughness, bounty, threat, flying]: speed {_span(1, MAX_PATH)}, "
+               f"toughness {_span(1, TOUGH_MAX)}, bounty {_span(0, BOUNTY_MAX)}, threat "
+               f"{_span(0, THREAT_MAX)}, flying 0 or 1")
+
+
+def _check_maps(chk: _Checker, data: dict[str, Any]) -> None:
+    """``[maps.NAME]``: a description and a grid that parses (one path, spots, terrain)."""
+    maps = chk.table(data.get("maps", {}), "maps")
+    chk.only(maps, MAPS, "maps.")
     for name in MAPS:
-        m = table(maps.get(name), f"maps.{name}")
-        only(m, ("description", "grid"), f"maps.{name}.")
-        need(isinstance(m.get("description", ""), str),
+        m = chk.table(maps.get(name), f"maps.{name}")
+        chk.only(m, ("description", "grid"), f"maps.{name}.")
+        chk.need(isinstance(m.get("description", ""), str),
              f"maps.{name}.description must be a string")
-        parse_map(name, m.get("grid"), where)
+        parse_map(name, m.get("grid"), chk.where)
 
-    towers = table(data.get("towers", {}), "towers")
-    only(towers, RACE_NAMES, "towers.")
+
+def _check_towers(chk: _Checker, data: dict[str, Any]) -> None:
+    """``[towers.RACE.LINE]``: 1 to MAX_LEVEL levels in range, names, copies."""
+    towers = chk.table(data.get("towers", {}), "towers")
+    chk.only(towers, RACE_NAMES, "towers.")
     shoot = ((1, COST_MAX), (0, DAMAGE_MAX), (0, RANGE_MAX), (1, RATE_MAX), (0, 10), (0, 4))
     holy = ((1, COST_MAX), (0, BLESS_MAX))
     for race in RACE_NAMES:
-        t = table(towers.get(race), f"towers.{race}")
-        only(t, LINE_NAMES, f"towers.{race}.")
+        t = chk.table(towers.get(race), f"towers.{race}")
+        chk.only(t, LINE_NAMES, f"towers.{race}.")
         for li, line in enumerate(LINE_NAMES):
             key = f"towers.{race}.{line}"
-            row = table(t.get(line), key)
-            only(row, ("names", "copies", "levels"), f"{key}.")
+            row = chk.table(t.get(line), key)
+            chk.only(row, ("names", "copies", "levels"), f"{key}.")
             levels: Any = row.get("levels")
-            need(isinstance(levels, list) and 1 <= len(levels) <= MAX_LEVEL,
+            chk.need(isinstance(levels, list) and 1 <= len(levels) <= MAX_LEVEL,
                  f"{key}.levels must list 1 to {MAX_LEVEL} levels")
             for k, lev in enumerate(levels):
                 if li == 2:
-                    ints(lev, f"{key}.levels[{k}]", holy, "[cost, blessings]: cost "
-                         f"{rng(1, COST_MAX)}, blessings {rng(0, BLESS_MAX)}")
+                    chk.ints(lev, f"{key}.levels[{k}]", holy, "[cost, blessings]: cost "
+                         f"{_span(1, COST_MAX)}, blessings {_span(0, BLESS_MAX)}")
                 else:
-                    ints(lev, f"{key}.levels[{k}]", shoot,
-                         f"[cost, damage, range, rate, poison, slow]: cost {rng(1, COST_MAX)}, "
-                         f"damage {rng(0, DAMAGE_MAX)}, range {rng(0, RANGE_MAX)}, rate "
-                         f"{rng(1, RATE_MAX)}, poison 0/1/3/10, slow 0 to 4")
-                    need(lev[4] in (0, 1, 3, 10),
+                    chk.ints(lev, f"{key}.levels[{k}]", shoot,
+                         f"[cost, damage, range, rate, poison, slow]: cost {_span(1, COST_MAX)}, "
+                         f"damage {_span(0, DAMAGE_MAX)}, range {_span(0, RANGE_MAX)}, rate "
+                         f"{_span(1, RATE_MAX)}, poison 0/1/3/10, slow 0 to 4")
+                    chk.need(lev[4] in (0, 1, 3, 10),
                          f"{key}.levels[{k}]: poison must be 0, 1, 3 or 10 (TB-178)")
             names = row.get("names", [])
-            need(isinstance(names, list) and all(isinstance(n, str) for n in names)
+            chk.need(isinstance(names, list) and all(isinstance(n, str) for n in names)
                  and len(names) in (0, len(levels)),
                  f"{key}.names must list one name per level ({len(levels)})")
-            need(_int_in(row.get("copies"), 0, MAX_SITES),
+            chk.need(_int_in(row.get("copies"), 0, MAX_SITES),
                  f"{key}.copies must be an integer from 0 to {MAX_SITES}")
 
-    blessings = table(data.get("blessings", {}), "blessings")
-    only(blessings, RACE_NAMES, "blessings.")
+
+def _check_blessings(chk: _Checker, data: dict[str, Any]) -> None:
+    """``[blessings.RACE]``: a Holy tower's blessing per race, each field in range."""
+    blessings = chk.table(data.get("blessings", {}), "blessings")
+    chk.only(blessings, RACE_NAMES, "blessings.")
     bounds = {"damage_per_battle": DAMAGE_MAX, "range": RANGE_MAX, "rate": RATE_MAX,
               "poison_up": 1}
     for race in RACE_NAMES:
-        b = table(blessings.get(race), f"blessings.{race}")
-        only(b, ("name", *bounds), f"blessings.{race}.")
-        need(isinstance(b.get("name", ""), str), f"blessings.{race}.name must be a string")
+        b = chk.table(blessings.get(race), f"blessings.{race}")
+        chk.only(b, ("name", *bounds), f"blessings.{race}.")
+        chk.need(isinstance(b.get("name", ""), str), f"blessings.{race}.name must be a string")
         for field, hi in bounds.items():
-            need(_int_in(b.get(field), 0, hi),
+            chk.need(_int_in(b.get(field), 0, hi),
                  f"blessings.{race}.{field} must be an integer from 0 to {hi}")
 
-    stats = ((1, MAX_PATH), (1, TOUGH_MAX), (0, BOUNTY_MAX), (0, THREAT_MAX), (0, 1))
-    stats_text = (f"[speed, toughness, bounty, threat, flying]: speed {rng(1, MAX_PATH)}, "
-                  f"toughness {rng(1, TOUGH_MAX)}, bounty {rng(0, BOUNTY_MAX)}, threat "
-                  f"{rng(0, THREAT_MAX)}, flying 0 or 1")
-    cards = table(data.get("drakka", {}), "drakka")
-    need(cards, "drakka must name at least one card")
-    for name, c in cards.items():
-        c = table(c, f"drakka.{name}")
-        only(c, ("faction", "stats"), f"drakka.{name}.")
-        need(isinstance(c.get("faction", ""), str), f"drakka.{name}.faction must be a string")
-        ints(c.get("stats"), f"drakka.{name}.stats", stats, stats_text)
 
-    decks = table(data.get("decks", {}), "decks")
+def _check_drakka(chk: _Checker, data: dict[str, Any]) -> dict[str, Any]:
+    """``[drakka.NAME]``: at least one card, each with a faction and its stats; the cards."""
+    cards = chk.table(data.get("drakka", {}), "drakka")
+    chk.need(cards, "drakka must name at least one card")
+    for name, c in cards.items():
+        c = chk.table(c, f"drakka.{name}")
+        chk.only(c, ("faction", "stats"), f"drakka.{name}.")
+        chk.need(isinstance(c.get("faction", ""), str), f"drakka.{name}.faction must be a string")
+        chk.ints(c.get("stats"), f"drakka.{name}.stats", _STATS, _STATS_TEXT)
+    return cards
+
+
+def _check_decks(chk: _Checker, data: dict[str, Any], cards: dict[str, Any]) -> None:
+    """``[decks.battleN]``: known Drakka cards, 1 to MAX_DECK cards a Battle."""
+    decks = chk.table(data.get("decks", {}), "decks")
     battles = [f"battle{b}" for b in range(1, N_BATTLES + 1)]
-    only(decks, battles, "decks.")
+    chk.only(decks, battles, "decks.")
     for key in battles:
-        deck = table(decks.get(key), f"decks.{key}")
+        deck = chk.table(decks.get(key), f"decks.{key}")
         for name, k in deck.items():
-            need(name in cards, f"decks.{key}: '{name}' is not a drakka card; allowed: "
+            chk.need(name in cards, f"decks.{key}: '{name}' is not a drakka card; allowed: "
                  f"{', '.join(cards)}")
-            need(_int_in(k, 0, MAX_DECK),
+            chk.need(_int_in(k, 0, MAX_DECK),
                  f"decks.{key}.{name} must be an integer from 0 to {MAX_DECK}")
         total = sum(deck.values())
-        need(1 <= total <= MAX_DECK,
+        chk.need(1 <= total <= MAX_DECK,
              f"decks.{key} has {total} cards; allowed 1 to {MAX_DECK}")
 
-    bosses = table(data.get("bosses", {}), "bosses")
+
+def _check_bosses(chk: _Checker, data: dict[str, Any]) -> None:
+    """``[bosses.NAME]``: one boss per Battle 1-5, stats, spy and carnage, 20 d20 results."""
+    bosses = chk.table(data.get("bosses", {}), "bosses")
     seen: dict[int, str] = {}
     for name, v in bosses.items():
         key = f"bosses.{name}"
-        v = table(v, key)
-        only(v, ("battle", "spy", "carnage", "stats", "d20"), f"{key}.")
-        need(_int_in(v.get("battle"), 1, N_BATTLES),
+        v = chk.table(v, key)
+        chk.only(v, ("battle", "spy", "carnage", "stats", "d20"), f"{key}.")
+        chk.need(_int_in(v.get("battle"), 1, N_BATTLES),
              f"{key}.battle must be an integer from 1 to {N_BATTLES}")
-        need(v["battle"] not in seen,
+        chk.need(v["battle"] not in seen,
              f"{key}.battle: Battle {v['battle']} already has {seen.get(v['battle'])}; one "
              "boss per Battle")
         seen[v["battle"]] = name
         for field in ("spy", "carnage"):
-            need(_int_in(v.get(field), 0, TOUGH_MAX),
+            chk.need(_int_in(v.get(field), 0, TOUGH_MAX),
                  f"{key}.{field} must be an integer from 0 to {TOUGH_MAX}")
-        ints(v.get("stats"), f"{key}.stats", stats, stats_text)
+        chk.ints(v.get("stats"), f"{key}.stats", _STATS, _STATS_TEXT)
         d20: Any = v.get("d20")
-        need(isinstance(d20, list) and len(d20) == 20, f"{key}.d20 must list 20 results")
+        chk.need(isinstance(d20, list) and len(d20) == 20, f"{key}.d20 must list 20 results")
         for r in d20:
-            _parse_fx(name, r, where)
+            _parse_fx(name, r, chk.where)
     missing = [b for b in range(1, N_BATTLES + 1) if b not in seen]
-    need(not missing, f"bosses: no boss for Battle {', '.join(map(str, missing))}; "
+    chk.need(not missing, f"bosses: no boss for Battle {', '.join(map(str, missing))}; "
          "one boss for each Battle 1 to 5")
 
-    fav = table(data.get("favors", {}), "favors")
-    only(fav, IMP_NAMES[:5], "favors.")
+
+def _check_favors(chk: _Checker, data: dict[str, Any]) -> None:
+    """``[favors]``: each Imperial Favour's price."""
+    fav = chk.table(data.get("favors", {}), "favors")
+    chk.only(fav, IMP_NAMES[:5], "favors.")
     for name in IMP_NAMES[:5]:
-        need(_int_in(fav.get(name), 0, FAVOR_MAX),
+        chk.need(_int_in(fav.get(name), 0, FAVOR_MAX),
              f"favors.{name} must be an integer from 0 to {FAVOR_MAX}")
 
-    classes = table(data.get("classes", {}), "classes")
-    only(classes, CLASS_NAMES, "classes.")
+
+def _check_classes(chk: _Checker, data: dict[str, Any]) -> None:
+    """``[classes.CLASS]``: counter weights, 3 increasing thresholds, crystals per level."""
+    classes = chk.table(data.get("classes", {}), "classes")
+    chk.only(classes, CLASS_NAMES, "classes.")
     for cname in CLASS_NAMES:
         key = f"classes.{cname}"
-        c = table(classes.get(cname), key)
-        only(c, ("weights", "thresholds", "crystals"), f"{key}.")
-        w = table(c.get("weights", {}), f"{key}.weights")
-        only(w, COUNTERS, f"{key}.weights.")
+        c = chk.table(classes.get(cname), key)
+        chk.only(c, ("weights", "thresholds", "crystals"), f"{key}.")
+        w = chk.table(c.get("weights", {}), f"{key}.weights")
+        chk.only(w, COUNTERS, f"{key}.weights.")
         for field in COUNTERS:
-            need(_int_in(w.get(field), 0, WEIGHT_MAX),
+            chk.need(_int_in(w.get(field), 0, WEIGHT_MAX),
                  f"{key}.weights.{field} must be an integer from 0 to {WEIGHT_MAX}")
         th: Any = c.get("thresholds")
-        ints(th, f"{key}.thresholds", [(1, THRESHOLD_MAX)] * 3,
+        chk.ints(th, f"{key}.thresholds", [(1, THRESHOLD_MAX)] * 3,
              f"3 increasing integers from 1 to {THRESHOLD_MAX}")
-        need(sorted(th) == th, f"{key}.thresholds must be 3 increasing integers from 1 to "
+        chk.need(sorted(th) == th, f"{key}.thresholds must be 3 increasing integers from 1 to "
              f"{THRESHOLD_MAX}")
         cr: Any = c.get("crystals")
-        need(isinstance(cr, list) and len(cr) == 3,
+        chk.need(isinstance(cr, list) and len(cr) == 3,
              f"{key}.crystals must be 3 lists [white, pink, red]")
         for k, x in enumerate(cr):
-            ints(x, f"{key}.crystals[{k}]", [(0, CRYSTALS_MAX)] * 3,
+            chk.ints(x, f"{key}.crystals[{k}]", [(0, CRYSTALS_MAX)] * 3,
                  f"[white, pink, red], each an integer from 0 to {CRYSTALS_MAX}")
 
 
