@@ -337,44 +337,6 @@ def test_a_kernel_called_from_kernels_compiles_no_wrappers_and_no_machine_code()
     assert _inner_only.__name__ == "_inner_only" and _inner_only.__doc__ is None
 
 
-def _sum_of_squares(a):
-    t = 0
-    for v in a:
-        t += v * v
-    return t
-
-
-# the same code twice, marked and not: the mark is the only difference between them
-_summed_inline = njit(cache=False, llvm_inline=True)(_sum_of_squares)
-_summed_plain = njit(cache=False)(_sum_of_squares)
-
-
-@njit(cache=False)
-def _calls_summed(a):
-    return _summed_inline(a) + _summed_plain(a)
-
-
-@pytest.mark.skipif(not TRICKS, reason="numba's private paths only")
-def test_an_inline_kernel_is_compiled_into_its_callers():
-    a = np.arange(5, dtype=np.int64)
-    assert _calls_summed(a) == 60
-    (inline,) = _summed_inline.inner.overloads.values()
-    (plain,) = _summed_plain.inner.overloads.values()
-
-    def attributes(cres):
-        fn = cres.library._final_module.get_function(cres.fndesc.mangled_name)
-        # llvmlite lists them (newer) or prints them on the definition line (older)
-        return {bytes(x).decode() for x in fn.attributes} | set(str(fn).split("(")[0].split())
-
-    assert "alwaysinline" in attributes(inline)
-    assert "alwaysinline" not in attributes(plain)  # the mark is what makes the difference
-    (caller,) = _calls_summed.outer.overloads.values()
-    calls = [ln for ln in caller.library.get_llvm_str().splitlines() if " call " in ln]
-    assert not any(inline.fndesc.mangled_name in ln for ln in calls)
-    # called from Python, an inline kernel still runs as any other
-    assert _summed_inline(a) == 30
-
-
 def _times_three(x):
     return x * 3
 

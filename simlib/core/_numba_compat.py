@@ -11,15 +11,12 @@ numba's public behaviour as a whole:
   hundreds of kernels, though only the few Python calls (a block player, the kernels the
   tests call) ever use it. Such a kernel is two dispatchers of the same code
   (:class:`simlib.core.jit.Kernel`).
-- **Link-only libraries** (:class:`_LinkOnlyLibrary`). Numba finalizes every kernel's
-  library: it links in its callees' code, optimises that whole module and emits machine
-  code for it; a caller then does the same for its own whole tree, so a kernel was
-  optimised and emitted again at every level of calls above it. A library of a kernel
-  other kernels call only links its callees in; the one Python calls optimises and emits
-  the whole tree once, as numba's top level did anyway.
-- **``llvm_inline``** (:func:`mark_inline`): LLVM's ``alwaysinline`` on a small kernel
-  hot loops call, set on its link-only function. Numba passes each array as a dozen
-  scalars, and LLVM's own inliner left these calls in.
+- **Link-only libraries** (``_LinkOnlyLibrary``, made in :func:`_pipelines`). Numba
+  finalizes every kernel's library: it links in its callees' code, optimises that whole
+  module and emits machine code for it; a caller then does the same for its own whole
+  tree, so a kernel was optimised and emitted again at every level of calls above it. A
+  library of a kernel other kernels call only links its callees in; the one Python calls
+  optimises and emits the whole tree once, as numba's top level did anyway.
 - **Calls between kernels compile for plain types** (:func:`plain_calls`): a callee is
   compiled once for ``int64`` instead of once per literal value or narrow integer type
   its callers pass (a kernel that needs a literal still gets one).
@@ -64,7 +61,6 @@ __all__ = [
     "borrowing_options",
     "holds_reference",
     "inner_options",
-    "mark_inline",
     "plain_calls",
 ]
 
@@ -101,8 +97,6 @@ def _active() -> bool:
 ACTIVE: bool = _active()
 """Whether the tricks are used (a tested numba, and ``SIMLIB_NUMBA_PUBLIC`` not set)."""
 
-_ALWAYS_INLINE = "_simlib_always_inline"  # set on an ``inner`` twin made with llvm_inline=True
-
 
 def borrowing_options(refcount: bool) -> dict[str, Any]:
     """The numba options of a kernel with (``refcount=True``) or without reference counts.
@@ -128,11 +122,6 @@ def outer_options(opts: dict[str, Any]) -> dict[str, Any]:
     """``opts`` for the twin Python calls: numba's pipeline, reading borrowed StructRefs."""
     _, reading = _pipelines()
     return dict(opts, pipeline_class=reading)
-
-
-def mark_inline(func: Any) -> None:
-    """Have the link-only lowering mark ``func``'s compiled code ``alwaysinline``."""
-    setattr(func, _ALWAYS_INLINE, True)
 
 
 def holds_reference(ty: Any) -> bool:
@@ -314,11 +303,7 @@ def _pipelines() -> tuple[Any, Any]:
                 state.library = _LinkOnlyLibrary(state.targetctx.codegen(),
                                                  state.func_id.func_qualname)
             with _borrowed_struct_reads():
-                done = bool(super().run_pass(state))
-            if getattr(state.func_id.func, _ALWAYS_INLINE, False):
-                fn = state.library._final_module.get_function(state.cr.fndesc.mangled_name)
-                fn.add_function_attribute("alwaysinline")
-            return done
+                return bool(super().run_pass(state))
 
     def compiler_with(lowering: Any) -> Any:
         class _Compiler(compiler.CompilerBase):

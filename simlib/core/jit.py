@@ -18,34 +18,31 @@ releases CI tests and replaced by this public path, with one warning, under any 
   ``tests/test_jit.py`` checks that no kernel does). ``tests/test_refcount.py`` plays every
   game with numba's allocation statistics on and checks that nothing leaks. Every kernel
   that reads ``st`` / ``tab`` and neither allocates nor returns an array borrows.
-- ``njit(llvm_inline=True)`` marks a small kernel that hot loops call (a path search's step
-  check, a square's value, a line of sight's walk) for LLVM's ``alwaysinline``: numba
-  passes each array as a dozen scalars, and LLVM's own inliner left such calls in. It is
-  not numba's ``inline="always"``, which inlines numba IR before typing and costs compile
-  time at every call site.
 - Each kernel is two dispatchers of the same code (:class:`Kernel`): the one Python calls,
   and one that other kernels call, compiled without Python wrappers into a library that is
   only linked into its callers', so a game's call tree is optimised and emitted once.
 - Calls between kernels compile for plain argument types (a callee compiled once for
   ``int64`` rather than once per constant or integer width its callers pass).
 
-On the public path both options are hints only: the kernel counts references and is
-called as any other; records are the same either way.
+On the public path ``refcount=False`` is a hint only: the kernel counts references;
+records are the same either way.
 
 Numba caches compiled kernels on disk, and checks a cached kernel against its own file
 only: after an edit to ``bots.py``, a kernel in ``play.py`` that calls into it would load
 from the cache with the old bot compiled in, and a run would silently play the old rules.
 So simlib keeps its kernels in a folder per version of its source, named by a hash of every
-``.py`` file of the package (:func:`source_key`, :func:`cache_dir`): under numba's own
-``CACHE_DIR`` (``$NUMBA_CACHE_DIR``) when that is set, else the user's cache folder
-(``$XDG_CACHE_HOME`` or ``~/.cache``) under ``simlib/numba``. Where that folder cannot be
-written numba falls back to ``__pycache__`` beside the source, as without simlib.
+``.py`` file of the package and numba's version (:func:`source_key`, :func:`cache_dir`):
+under numba's own ``CACHE_DIR`` (``$NUMBA_CACHE_DIR``) when that is set, else the user's
+cache folder (``$XDG_CACHE_HOME`` or ``~/.cache``) under ``simlib/numba``. Where that folder
+cannot be written numba falls back to ``__pycache__`` beside the source, as without simlib.
 
 Nothing of this happens at import (STYLE 12): a :class:`Kernel` makes its numba dispatchers
 at first use, the hash is taken at the first compile, and numba's ``CACHE_DIR`` is set only
 for the moment a dispatcher is made (numba reads it then, to choose the dispatcher's cache
-folder) and put back, so no other numba code in the process sees it. That is numba's public
-setting used as documented, rather than a cache locator of numba's private caching module;
+folder) and put back at once: numba code outside simlib keeps its own cache folder (only a
+dispatcher another thread made in that same instant would share simlib's). That is numba's
+public setting, where a per-kernel cache locator would have needed numba's private caching
+module;
 ``tests/test_jit.py`` checks that an edit to a callee's module is not served stale, and that
 numba's own cache would have served it.
 """
@@ -164,12 +161,10 @@ class Kernel:
     and hashes nothing; attributes (``signatures``, ``py_func``, ...) are ``inner``'s.
     """
 
-    def __init__(self, f: Any, opts: dict[str, Any], refcount: bool = True,
-                 llvm_inline: bool = False) -> None:
+    def __init__(self, f: Any, opts: dict[str, Any], refcount: bool = True) -> None:
         functools.update_wrapper(self, f)
         self._opts = opts
         self._refcount = refcount
-        self._llvm_inline = llvm_inline
         self._inner: Any = None
         self._outer: Any = None
 
@@ -185,12 +180,9 @@ class Kernel:
                 return self.outer
             with _LOCK:
                 if self._inner is None:
-                    twin = _twin(self.__wrapped__)
-                    if self._llvm_inline:
-                        _numba_compat.mark_inline(twin)
                     opts = dict(self._opts, **_numba_compat.borrowing_options(self._refcount))
                     self._inner = _numba_compat.plain_calls(
-                        _dispatcher(twin, _numba_compat.inner_options(opts)))
+                        _dispatcher(_twin(self.__wrapped__), _numba_compat.inner_options(opts)))
         return self._inner
 
     @property
@@ -223,15 +215,14 @@ class Kernel:
         return f"<simlib kernel {self.__qualname__}>"
 
 
-def njit(fn=None, *, refcount: bool = True, llvm_inline: bool = False, **kwargs):
+def njit(fn=None, *, refcount: bool = True, **kwargs):
     """Compile ``fn`` in nopython mode with an on-disk cache (``cache=True``).
 
     ``refcount=False``: the kernel borrows the arrays it is passed; it must neither
-    allocate nor return an array (see the module docstring). ``llvm_inline=True``: every
-    kernel that calls it gets its code in place of the call (LLVM's ``alwaysinline``).
-    Both are hints: on numba's public path (an untested numba) the kernel counts references
-    and is called as any other, with the same results. Returns a :class:`Kernel` (or ``fn``
-    itself under ``NUMBA_DISABLE_JIT=1``).
+    allocate nor return an array (see the module docstring). It is a hint: on numba's
+    public path (an untested numba) the kernel counts references, with the same results.
+    Other keywords go to ``numba.njit``. Returns a :class:`Kernel` (or ``fn`` itself under
+    ``NUMBA_DISABLE_JIT=1``).
     """
     opts = {"cache": True, "nogil": True, "fastmath": False}
     opts.update(kwargs)
@@ -239,6 +230,6 @@ def njit(fn=None, *, refcount: bool = True, llvm_inline: bool = False, **kwargs)
     def make(f):
         if numba.config.DISABLE_JIT:
             return f
-        return Kernel(f, opts, refcount=refcount, llvm_inline=llvm_inline)
+        return Kernel(f, opts, refcount=refcount)
 
     return make if fn is None else make(fn)
