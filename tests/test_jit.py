@@ -467,8 +467,14 @@ def test_an_untested_numba_takes_the_public_path_with_one_warning(tmp_path):
     assert seen["twins"] is True and seen["counts"] is True
 
 
+REPLAY = os.environ.get("SIMLIB_REPLAY_PUBLIC") == "1"
+
+
 @pytest.mark.slow
-@pytest.mark.skipif(not TRICKS, reason="compares numba's private paths with the public one")
+@pytest.mark.skipif(not TRICKS or not REPLAY,
+                    reason="about ten CPU minutes (every game compiled without the tricks), "
+                    "too long for CI: set SIMLIB_REPLAY_PUBLIC=1 when upgrading numba or "
+                    "changing simlib/core/_numba_compat.py")
 def test_the_public_path_plays_the_same_games(tmp_path):
     # every game, preset and bot on fixed seeds: the tricks (this process) and numba's
     # public API alone (a fresh process with SIMLIB_NUMBA_PUBLIC=1 and its own cache)
