@@ -495,6 +495,17 @@ def test_the_public_path_plays_the_same_games(tmp_path):
     assert_same(all_games_frames(), pd.read_pickle(out))
 
 
+def test_the_replay_plays_the_games_simlib_ships_only():
+    from all_games_frames import simlib_games
+    from toygame import register_toy
+
+    from simlib.games.registry import game_names
+
+    register_toy()  # as test_runner does, in whichever worker runs both
+    assert "toy" in game_names() and "toy" not in simlib_games()
+    assert {"subterra", "terminus", "terralore", "terraria"} <= set(simlib_games())
+
+
 def test_the_frame_comparison_can_fail():
     import pandas as pd
     from all_games_frames import assert_same
