@@ -665,7 +665,7 @@ def test_failed_connection_leaves_nothing_behind():
 def test_cold_cache_detection_and_the_compiling_line(tmp_path, monkeypatch, capsys):
     from simlib.core import jit
 
-    monkeypatch.setattr(jit, "CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(jit, "cache_dir", lambda: str(tmp_path))
     monkeypatch.setattr(numba.config, "DISABLE_JIT", False)
     monkeypatch.delenv("SIMLIB_PROGRESS", raising=False)  # CI sets it to 0 (quiet)
     assert jit.cache_is_cold("simlib.games.subterra")
