@@ -15,7 +15,7 @@ from test_terraria_rules_world import LEFT, TOP, put, res, scene
 from simlib.games.terraria import bots, engine, life
 from simlib.games.terraria.layout import BO, BOSS_ROW, CH, CNT, EN, ENEMY_ROW, OB, ROLE, G
 from simlib.games.terraria.movement import place_piece_nb
-from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, P
+from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, P
 
 FLAT = ["........", "........", "########"]  # pieces stand on row 1
 
@@ -110,21 +110,29 @@ def test_a_ranged_weapon_gives_way_to_a_short_one_beside_an_enemy():  # TR-208, 
 
 
 # --- the Fight chain's bosses --------------------------------------------------------------------
-def fight_scene(top=TOP, obj=(2, 6, 1, 1), needed=2):
-    """Players 0 and 1 on the world; the Fight chain's current objective ``obj[1]``."""
+def fight_objective(tab, boss_name):
+    """Index in the Fight chain of the objective to defeat ``boss_name`` (the data's)."""
+    rows = tab.objectives[10:20]
+    b = ident("bosses", boss_name)
+    return next(i for i in range(10) if rows[i, OB.COUNTER] == CNT.BOSS and rows[i, OB.PARAM] == b)
+
+
+def fight_scene(top=TOP, boss_name="king_slime", needed=2, build=1):
+    """Players 0 and 1 on the world; the Fight chain's current objective defeats a boss.
+
+    Its objectives before that one are done, 2 of Dig, 1 of Explore and ``build`` of Build.
+    """
     st, tab = scene(FLAT, top=top)
     put(st, 0, 1, 2, top=top)
     put(st, 1, 1, 5, top=top)
-    st.g[G.OBJ : G.OBJ + 4] = obj
+    st.g[G.OBJ : G.OBJ + 4] = (2, fight_objective(tab, boss_name), 1, build)
     st.g[G.CHAINS] = 0
     st.g[G.CHAINS_NEEDED] = needed
     return st, tab
 
 
 def test_king_slime_objective_sends_the_team_after_slimes():
-    st, tab = fight_scene()  # Fight objective 7: Defeat King Slime; Fight and Dig chosen
-    row = tab.objectives[10 + 6]
-    assert row[OB.COUNTER] == CNT.BOSS and row[OB.PARAM] == ident("bosses", "king_slime")
+    st, tab = fight_scene()  # Fight's current objective: Defeat King Slime; Fight, Dig chosen
     builder = bots.BOTS["builder"][1]
     boost = builder[bots.BP.BOOST]
     fight = max(builder[bots.BP.FIGHT], 1.0)
@@ -154,14 +162,13 @@ def test_king_slime_objective_sends_the_team_after_slimes():
     w0 = weights(st, tab, 0)
     assert w0[bots.BP.BOSS] == fight * boost * boost and w0[bots.BP.SLIME] == 0
     # Fight not among the chosen chains (Easy: Build is the most advanced): no Fight goal
-    st, tab = fight_scene(obj=(2, 6, 1, 8), needed=1)
+    st, tab = fight_scene(needed=1, build=9)
     assert weights(st, tab, 0)[bots.BP.SLIME] == 0 and weights(st, tab, 1)[bots.BP.SLIME] == 0
 
 
 def test_the_eye_objective_hunts_lenses_then_spends_them_at_an_altar():  # TR-393, TR-397
     top = 2 * H + 1  # the Upper Cavern
-    st, tab = fight_scene(top=top, obj=(2, 8, 1, 1))  # Fight objective 9: the Eye
-    assert tab.objectives[10 + 8, OB.PARAM] == ident("bosses", "eye_of_cthulhu")
+    st, tab = fight_scene(top=top, boss_name="eye_of_cthulhu")
     lens = res("lens")
     w0 = weights(st, tab, 0)
     assert w0[bots.BP.LENS] > 0 and w0[bots.BP.ALTAR] == 0
@@ -196,3 +203,18 @@ def test_the_eye_objective_hunts_lenses_then_spends_them_at_an_altar():  # TR-39
     assert bots._adjacent_acts_nb(st, tab, 1, w1)
     assert st.g[G.PENDING] >> ident("bosses", "eye_of_cthulhu") & 1
     assert LAYERS * H == st.grid.shape[1]
+
+
+def test_a_travelling_bot_drinks_a_recall_potion_that_takes_it_nearer():  # TR-389
+    top = 3 * H + 1  # the Lower Cavern
+    st, tab = fight_scene(top=top, boss_name="eye_of_cthulhu")
+    st.grid[P.SQ, H, :] = SQ.BLOCK  # ground under the Surface
+    recall = ident("consumables", "recall_potion")
+    w0 = weights(st, tab, 0)
+    assert w0[bots.BP.TRAVEL] > 0 and w0[bots.BP.TO_ROW] == H - 1  # up for lenses
+    assert bots.recall_on_the_way_nb(st, tab, 0, w0) == 0  # none held
+    st.held[0, recall] = 1
+    w1 = weights(st, tab, 1)
+    assert w1[bots.BP.TRAVEL] == 0 and bots.recall_on_the_way_nb(st, tab, 1, w1) == 0
+    assert bots.recall_on_the_way_nb(st, tab, 0, w0) == 1
+    assert st.held[0, recall] == 0 and st.pieces[0, PC.ROW] == H - 1  # the Surface Forest

@@ -58,7 +58,7 @@ called: King Slime by slimes (``BP.SLIME`` beside a slime), the Eye of Cthulhu b
 (``BP.LENS`` beside an enemy that drops them, until the team holds 3; then the player
 holding most takes the others' lenses, :func:`pool_lenses_nb`, and goes to an altar,
 ``BP.ALTAR``). The player who pushes the Fight chain travels to where that is done when it
-is beyond its own layer (``BP.TRAVEL``: each row nearer is worth the goal's weight; on the
+is beyond its own layer (``BP.TRAVEL``: each row nearer outweighs any other goal; on the
 way it digs no resource and attacks only what the goal asks for). A character the bosses
 in play could knock out in one enemy turn flees them (:func:`flee_weight_nb`: it attacks
 no boss and no square beside one is worth going to).
@@ -222,6 +222,10 @@ assert BP.N <= MAX_WEIGHTS  # noqa: S101 - the weights live in st.wts
 # climb back alone is worth the price of a fall in these modes, and the default stays 6
 # (records unchanged): falls are too rarely harmful on this content for the mode to pay.
 FALL_SAFE = 6.0
+
+# What each row nearer the row a Fight goal calls a player to is worth (``BP.TRAVEL``): more
+# than any other goal, so the player who pushes the Fight chain goes there first.
+TRAVEL = 1000.0
 
 # name -> (id, defaults in PARAM_NAMES order, description)
 # The search budget is 10 action points, not 12: the path search is a large share of a
@@ -1272,7 +1276,7 @@ def turn_weights_nb(st, tab, p, bp, w):
             focus = best
         taken |= 1 << best
     to_row = -1
-    travel = 0.0
+    ceiling = False
     for chain in range(4):
         at = g[G.OBJ + chain]
         if at >= 10:
@@ -1312,16 +1316,24 @@ def turn_weights_nb(st, tab, p, bp, w):
             w[BP.ROPES] = 1
         elif (cnt == CNT.BOSS or cnt == CNT.BOSSES) and taken & (1 << chain):
             weight = max(bp[BP.FIGHT], 1.0) * boost
-            to = fight_goal_nb(st, tab, p, w, row, weight)
+            to, stay = fight_goal_nb(st, tab, p, w, row, weight)
             if chain == focus:
                 to_row = to
-                travel = weight
+                ceiling = stay
     w[BP.TRAVEL] = 0
     w[BP.TO_ROW] = 0
     if to_row >= 0:  # the chain p pushes calls it to where its boss's criterion is met
-        w[BP.TRAVEL] = travel
-        w[BP.TO_ROW] = to_row
-        w[BP.MAX_LAYER] = max(w[BP.MAX_LAYER], to_row // (st.grid.shape[1] // LAYERS))
+        h = st.grid.shape[1] // LAYERS
+        r = st.pieces[p, PC.ROW]
+        if ceiling:  # up to that layer, and no deeper while there
+            w[BP.MAX_LAYER] = min(w[BP.MAX_LAYER], to_row // h)
+            far = r // h > to_row // h
+        else:  # to that row, however deep
+            w[BP.MAX_LAYER] = max(w[BP.MAX_LAYER], to_row // h)
+            far = abs(r - to_row) > 1
+        if far:
+            w[BP.TRAVEL] = TRAVEL
+            w[BP.TO_ROW] = to_row
     w[BP.MAX_LAYER] = min(max(w[BP.MAX_LAYER], 0), LAYERS - 1)
     w[BP.FLEE] = flee_weight_nb(st, tab, p)
 
@@ -1396,10 +1408,12 @@ def fight_goal_nb(st, tab, p, w, row, weight):
     (``BP.ALTAR``; its teammates hand it theirs, :func:`pool_lenses_nb`). Bosses of other
     criteria (a hive's larva, an orb) are left to the bots' digging.
 
-    Returns the row the player who pushes the Fight chain travels to (``turn_weights_nb``),
-    -1 for none: for slimes or lenses, the bottom row of the deepest layer at or above its
-    own whose tray sections hold such enemies, when its own holds none
-    (:func:`layer_with_nb`); for an altar, the row of the nearest altar on the world.
+    Returns ``(row, stay)``: where the player who pushes the Fight chain goes
+    (``turn_weights_nb``), -1 for nowhere. For slimes or lenses the bottom row of the
+    deepest layer at or above its own whose tray sections hold such enemies
+    (:func:`layer_with_nb`), with ``stay`` True: it goes up to that layer and no deeper
+    while there (``BP.MAX_LAYER``); for an altar the row of the nearest altar on the
+    world, with ``stay`` False.
     """
     g = st.g
     avail = ~(g[G.SPAWNED] | g[G.PENDING] | g[G.DEFEATED])
@@ -1409,15 +1423,16 @@ def fight_goal_nb(st, tab, p, w, row, weight):
         asks = (1 << min(tab.bosses.shape[0], MAX_BOSSES)) - 1
     if g[G.IN_PLAY] & asks:
         w[BP.BOSS] = weight
-        return -1
+        return -1, True
     h = st.grid.shape[1] // LAYERS
     here = st.pieces[p, PC.ROW] // h
     to = -1
+    stay = True
     king = _boss_of_nb(tab, BOSS_SPAWN.SLIMES, g[G.EVIL])
     if king >= 0 and (asks & avail) >> king & 1:
         w[BP.SLIME] = weight
         la = layer_with_nb(tab, here, EN.SLIME, 1)
-        if 0 <= la < here:
+        if la >= 0:
             to = la * h + h - 1
     eye = _boss_of_nb(tab, BOSS_SPAWN.LENSES, g[G.EVIL])
     if eye >= 0 and (asks & avail) >> eye & 1:
@@ -1425,12 +1440,13 @@ def fight_goal_nb(st, tab, p, w, row, weight):
         if total < tab.rules[RU.LENSES]:
             w[BP.LENS] = weight
             la = layer_with_nb(tab, here, EN.LOOT_RES, tab.rules[RU.LENS])
-            if to < 0 and 0 <= la < here:
+            if to < 0 and la >= 0:
                 to = la * h + h - 1
         elif most == p:
             w[BP.ALTAR] = weight
             to = nearest_altar_row_nb(st, p)
-    return to
+            stay = False
+    return to, stay
 
 
 @njit(refcount=False)
@@ -1465,6 +1481,30 @@ def nearest_altar_row_nb(st, p):
                     bd = d
                     best = r
     return best
+
+
+@njit(refcount=False)
+def recall_on_the_way_nb(st, tab, p, w):
+    """A travelling ``p`` (``w[BP.TRAVEL] > 0``) drinks a recall consumable when it helps.
+
+    The recall goes to the Surface Forest or the deepest bed house (TR-389,
+    ``life.respawn_square_nb``): ``p`` drinks it (a free action, ``engine.use_consumable_nb``)
+    when that square is at least a layer nearer the row it travels to. Returns 1 if drunk.
+    """
+    if w[BP.TRAVEL] <= 0 or not st.chars[p, CH.IN_WORLD]:
+        return 0
+    for c in range(tab.consumables.shape[0]):
+        if st.held[p, c] <= 0 or tab.consumables[c, CO.RECALL] == 0:
+            continue
+        r, _ = life.respawn_square_nb(st, tab)
+        if r < 0:
+            return 0
+        to = w[BP.TO_ROW]
+        h = st.grid.shape[1] // LAYERS
+        if abs(r - to) + h <= abs(st.pieces[p, PC.ROW] - to):
+            return 1 if engine.use_consumable_nb(st, tab, p, c) else 0
+        return 0
+    return 0
 
 
 @njit(refcount=False)
@@ -1627,6 +1667,7 @@ def player_turn_nb(st, tab, p, bot_id, bp):
     free_actions_nb(st, tab, p, w)
     place_for_objectives_nb(st, tab, p, w)
     pool_lenses_nb(st, tab, p, w)
+    recall_on_the_way_nb(st, tab, p, w)
     spend_points_nb(st, tab, p, w)
     free_actions_nb(st, tab, p, w)
     place_for_objectives_nb(st, tab, p, w)
