@@ -363,7 +363,7 @@ class Terraria(Game):
 
     name = "terraria"
     title = "Terraria: The Board Game"
-    engine_version = "2"
+    engine_version = "3"  # 3: several bosses in play, the bots' Fight goals, data version 3
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "medium"
