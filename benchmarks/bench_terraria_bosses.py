@@ -69,7 +69,6 @@ def boss_turns_nb(st, tab, seed, games, turns, out):
         st.tiles[TP.KNOWN, :, :] = 1
         st.pieces[:, :] = 0
         st.g[:] = 0
-        st.g[G.BOSS] = -1
         st.g[G.PLAYERS] = 3
         st.g[G.TOMBS] = -1
         st.g[G.FALL_DAMAGE] = 1
@@ -101,21 +100,21 @@ def boss_turns_nb(st, tab, seed, games, turns, out):
         row, col = int(st.pieces[0, PC.ROW]), int(st.pieces[0, PC.COL])
         st.g[G.TRIGGER + b] = row * bosses.PACK + col + 1
         st.tally[:] = 0
-        if bosses.spawn_pending_boss_nb(st, tab) < 0:
+        if bosses.spawn_pending_bosses_nb(st, tab) == 0:
             continue
         for _ in range(turns):
             if st.g[G.OVER] != 0:
                 break
-            bosses.boss_special_nb(st, tab)
-            out[1] += bosses.boss_move_nb(st, tab)
-            bosses.boss_end_turn_nb(st, tab)
+            bosses.boss_special_nb(st, tab, b)
+            out[1] += bosses.boss_move_nb(st, tab, b)
+            bosses.boss_end_turn_nb(st, tab, b)
             st.tally[mv.T.DISCOVERED] = 0
             out[0] += 1
         for p in range(3):
             out[2] += st.chars[p, CH.FALLS]
             out[3] += st.chars[p, CH.FALL_DMG]
-        if st.pieces[BOSS_ROW, PC.KIND] != KIND.NONE:
-            st.pieces[BOSS_ROW, PC.KIND] = KIND.NONE
+        if st.pieces[BOSS_ROW + b, PC.KIND] != KIND.NONE:
+            st.pieces[BOSS_ROW + b, PC.KIND] = KIND.NONE
 
 
 def _state():

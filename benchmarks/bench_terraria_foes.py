@@ -95,7 +95,6 @@ def board(wc, data, seed: int, n_enemies: int) -> L.State:
     dist, how, queue, path = enemy.alloc_scratch(rows, cols)
     g = np.zeros(L.G.N, dtype=np.int32)
     g[L.G.TOMBS] = -1
-    g[L.G.BOSS] = -1
     chars = np.zeros((L.MAX_PLAYERS, L.CH.N), dtype=np.int32)
     chars[:, L.CH.ARMOR] = -1
     st = L.State(
@@ -156,7 +155,7 @@ def turns_nb(st, tab, turns, out):
         st.tally[T.FALLS] = 0
         out[0] += 1
         out[1] += foes.enemy_moves_nb(st, tab)
-        out[2] += foes.enemy_attacks_nb(st, tab, False, False)
+        out[2] += foes.enemy_attacks_nb(st, tab, 0, 0)
 
 
 def measure(boards: int, turns: int, n_enemies: int, repeats: int) -> dict[str, float]:

@@ -171,7 +171,6 @@ def make_state(rows, top=0, left=0, players=2, seed=0, index=0):
     """A ``State`` on a drawn world (every tile known); no pieces placed yet."""
     grid, tiles, mini = drawn_world(rows, top, left)
     g = np.zeros(G.N, dtype=np.int32)
-    g[G.BOSS] = -1
     g[G.PLAYERS] = players
     g[G.TOMBS] = 2 * players
     g[G.FALL_DAMAGE] = 1

@@ -190,7 +190,6 @@ class Game:
         pieces[:, PC.TSLOT] = -1
         g = np.zeros(G.N, dtype=np.int32)
         g[G.TOMBS] = tombs
-        g[G.BOSS] = -1
         g[G.FALL_DAMAGE] = 1
         g[G.PLAYERS] = 0
         chars = np.zeros((MAX_PLAYERS, CH.N), dtype=np.int32)

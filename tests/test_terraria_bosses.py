@@ -37,7 +37,7 @@ from simlib.core.rng import new_state, shuffle_nb
 from simlib.errors import SimlibInputError
 from simlib.games.terraria import bosses as bs
 from simlib.games.terraria import enemy as en
-from simlib.games.terraria import foes, world
+from simlib.games.terraria import engine, foes, world
 from simlib.games.terraria import movement as mv
 from simlib.games.terraria.layout import (
     BH,
@@ -60,15 +60,25 @@ FLAT = ["." * 14] * 3 + ["#" * 14]  # columns 30..43: ground on row 9, pieces st
 RES = list(DATA["resources"])
 
 
+def row(b):
+    """The ``pieces`` row of boss ``b``."""
+    return BOSS_ROW + b
+
+
+def deck(st, b):
+    """Boss ``b``'s behaviour deck order (a view of ``g``)."""
+    return st.g[G.BEHAV + 3 * b : G.BEHAV + 3 * b + 3]
+
+
 def setup_boss(st, tab, b, kind, r, c, order=(0, 1, 2)):
     """Put boss ``b`` in play at (r, c) (it falls if it walks) with a known behaviour order."""
-    st.g[G.BOSS] = b
-    st.g[G.FORM] = 0
-    st.g[G.BOSS_LEFT] = tab.bosses[b, BO.WOUNDS]
-    st.g[G.BEHAV : G.BEHAV + 3] = order
-    st.g[G.BEHAV_AT] = 0
+    st.g[G.IN_PLAY] |= 1 << b
+    st.g[G.FORM + b] = 0
+    st.g[G.BOSS_LEFT + b] = tab.bosses[b, BO.WOUNDS]
+    deck(st, b)[:] = order
+    st.g[G.BEHAV_AT + b] = 0
     st.g[G.SPAWNED] |= 1 << b
-    return put(st, BOSS_ROW, kind, r, c, role=ROLE.BOSS, btype=b)
+    return put(st, row(b), kind, r, c, role=ROLE.BOSS, btype=b)
 
 
 def stock_tray(st, tab, section=1):
@@ -102,22 +112,22 @@ def test_king_slime_spawns_after_eight_slimes_once():
     assert foes.slime_slain_nb(st, tab) == 0 and st.g[G.SLIMES] == 8
     ref = st.rng.copy()
     # TR-398: it enters play when the enemy turn begins
-    assert bs.spawn_pending_boss_nb(st, tab) == KING
+    assert bs.spawn_pending_bosses_nb(st, tab) == 1 << KING
     # TR-403 (reading): nearest empty square to the lowest-numbered character (8, 33):
     # ring 1, topmost then leftmost, is (7, 32); a walking boss falls to the ground
-    assert where(st, BOSS_ROW) == (8, 32)
-    assert st.pieces[BOSS_ROW, PC.KIND] == WALK
-    assert st.pieces[BOSS_ROW, PC.ROLE] == ROLE.BOSS and st.pieces[BOSS_ROW, PC.TYPE] == KING
-    assert st.grid[P.OCC, 8, 32] == BOSS_ROW + 1
+    assert where(st, row(KING)) == (8, 32)
+    assert st.pieces[row(KING), PC.KIND] == WALK
+    assert st.pieces[row(KING), PC.ROLE] == ROLE.BOSS and st.pieces[row(KING), PC.TYPE] == KING
+    assert st.grid[P.OCC, 8, 32] == row(KING) + 1
     # TR-401: Form A with its wound tokens
-    assert st.g[G.BOSS] == KING and st.g[G.FORM] == 0
-    assert st.g[G.BOSS_LEFT] == tab.bosses[KING, BO.WOUNDS] == 3
+    assert st.g[G.IN_PLAY] == 1 << KING and st.g[G.FORM + KING] == 0
+    assert st.g[G.BOSS_LEFT + KING] == tab.bosses[KING, BO.WOUNDS] == 3
     # TR-402: the 3 behaviour cards shuffled (2 draws), the top one face up
     order = np.arange(3, dtype=np.int32)
     shuffle_nb(order, 3, ref)
-    np.testing.assert_array_equal(st.g[G.BEHAV : G.BEHAV + 3], order)
+    np.testing.assert_array_equal(deck(st, KING), order)
     np.testing.assert_array_equal(st.rng, ref)
-    assert st.g[G.BEHAV_AT] == 0
+    assert st.g[G.BEHAV_AT + KING] == 0
     assert st.g[G.SPAWNED] == 1 << KING and st.g[G.PENDING] == 0
     # TR-400: each boss spawns at most once
     st.g[G.SLIMES] = 30
@@ -143,8 +153,8 @@ def test_breaking_the_bee_larva_spawns_queen_bee_there():
     assert st.g[G.TRIGGER + QUEEN] == 8 * bs.PACK + 34 + 1
     assert not st.grid[P.FEAT, 8, 34] & FEAT.LARVA
     assert bs.broke_block_nb(st, tab, 0, 8, 35, 0) == -1  # a plain block triggers nothing
-    assert bs.spawn_pending_boss_nb(st, tab) == QUEEN
-    assert where(st, BOSS_ROW) == (8, 34)  # TR-403 (reading): the broken block's square
+    assert bs.spawn_pending_bosses_nb(st, tab) == 1 << QUEEN
+    assert where(st, row(QUEEN)) == (8, 34)  # TR-403 (reading): the broken block's square
 
 
 @pytest.mark.parametrize("evil, boss", [(0, EATER), (1, BRAIN)])
@@ -185,8 +195,8 @@ def test_lenses_spent_at_an_altar():
     st.inv[1, 0] = (LENS, 5)
     assert not bs.spend_lenses_nb(st, tab, 1)  # TR-400: once only; lenses kept
     assert st.inv[1, 0, 1] == 5
-    assert bs.spawn_pending_boss_nb(st, tab) == EYE
-    assert where(st, BOSS_ROW) == (8, 36)  # on the altar square (flying)
+    assert bs.spawn_pending_bosses_nb(st, tab) == 1 << EYE
+    assert where(st, row(EYE)) == (8, 36)  # on the altar square (flying)
 
 
 def test_voodoo_doll_next_to_lava():
@@ -206,25 +216,77 @@ def test_voodoo_doll_next_to_lava():
     assert not bs.use_voodoo_nb(st, tab, 1)  # TR-400: once only
 
 
-def test_one_boss_at_a_time_lowest_pending_first():
+def test_every_pending_boss_spawns_at_once():
     st, tab = make_state(FLAT, TOP, LEFT), make_tables()
     put(st, 0, CHAR, 8, 33)
-    trigger_block(st, 8, 34, "bee_larva", FEAT.LARVA)
-    assert bs.broke_block_nb(st, tab, 0, 8, 34, FEAT.LARVA) == QUEEN
+    trigger_block(st, 8, 38, "bee_larva", FEAT.LARVA)
+    assert bs.broke_block_nb(st, tab, 0, 8, 38, FEAT.LARVA) == QUEEN
     st.g[G.SLIMES] = 8
     bs.check_boss_criteria_nb(st, tab)
     assert st.g[G.PENDING] == (1 << QUEEN) | (1 << KING)
-    # TR-398 / TR-399: each call (enemy turn start, cleanup step 4) spawns one if none is in
-    # play; TR-400 (reading): the next waits while a boss is in play
-    assert bs.spawn_pending_boss_nb(st, tab) == KING
-    assert bs.spawn_pending_boss_nb(st, tab) == -1
-    assert st.g[G.PENDING] == 1 << QUEEN
-    assert bs.wound_boss_nb(st, tab, 0, 5) == 2
-    assert bs.spawn_pending_boss_nb(st, tab) == QUEEN
-    assert st.g[G.SPAWNED] == (1 << QUEEN) | (1 << KING) and st.g[G.PENDING] == 0
+    # TR-398, TR-316: every boss whose criterion was met enters play as the enemy turn
+    # begins; nothing limits the bosses in play (reading: in boss id order, each placed
+    # around the earlier ones)
+    ref = st.rng.copy()
+    assert bs.spawn_pending_bosses_nb(st, tab) == (1 << QUEEN) | (1 << KING)
+    assert st.g[G.IN_PLAY] == (1 << QUEEN) | (1 << KING) and st.g[G.PENDING] == 0
+    assert where(st, row(KING)) == (8, 32) and where(st, row(QUEEN)) == (7, 37)
+    for b in (KING, QUEEN):  # TR-401, TR-402: each its own card, tokens and deck
+        order = np.arange(3, dtype=np.int32)
+        shuffle_nb(order, 3, ref)
+        np.testing.assert_array_equal(deck(st, b), order)
+        assert st.g[G.BOSS_LEFT + b] == tab.bosses[b, BO.WOUNDS] and st.g[G.FORM + b] == 0
+    assert bs.spawn_pending_bosses_nb(st, tab) == 0
+    # TR-412, TR-419: each boss's wound tokens are its own; defeating one leaves the other
+    assert bs.wound_boss_nb(st, tab, 0, KING, 5) == 2
+    assert bs.wound_boss_nb(st, tab, 1, QUEEN, 1) == 0
+    assert st.chars[0, CH.BOSS_TOKENS + KING] == 5 and st.chars[0, CH.BOSS_TOKENS + QUEEN] == 0
+    assert st.chars[1, CH.BOSS_TOKENS + QUEEN] == 1
+    assert st.g[G.IN_PLAY] == 1 << QUEEN and st.pieces[row(KING), PC.KIND] == KIND.NONE
+    assert st.g[G.BOSS_LEFT + QUEEN] == tab.bosses[QUEEN, BO.WOUNDS] - 1
+    assert st.g[G.SPAWNED] == (1 << QUEEN) | (1 << KING)
     # TR-418: the defeat stays recorded in its counter, for whenever its Fight objective is
     # current
     assert st.cnt[CNT.BOSS + KING] == 1 and st.cnt[CNT.BOSS + QUEEN] == 0
+
+
+def _two_bosses_called(index):
+    """King Slime (the 8th slime) and Queen Bee (a broken larva) called in one round."""
+    st, tab = make_state(FLAT, TOP, LEFT, index=index), make_tables()
+    put(st, 0, CHAR, 8, 33)
+    put(st, 1, CHAR, 8, 39)
+    trigger_block(st, 8, 42, "bee_larva", FEAT.LARVA)
+    bs.broke_block_nb(st, tab, 1, 8, 42, FEAT.LARVA)
+    st.g[G.SLIMES] = 8
+    bs.check_boss_criteria_nb(st, tab)
+    return st, tab
+
+
+def test_two_bosses_called_in_one_round_both_act_at_the_next_enemy_turn():
+    # TR-316, TR-398: both enter play as the enemy turn begins, and each acts on its own
+    # face-up Behaviour card (TR-405, TR-407): it moves only if its own card says move;
+    # each turns its own next card after the attacks (TR-409). Games where the two top
+    # cards disagree on moving tell a boss acting on the other's card apart.
+    seen = set()
+    for index in range(40):
+        st, tab = _two_bosses_called(index)
+        ref = st.rng.copy()
+        first = {}
+        for b in (KING, QUEEN):
+            order = np.arange(3, dtype=np.int32)
+            shuffle_nb(order, 3, ref)
+            first[b] = int(order[0])
+        moves = {b: bool(tab.behaviour[b, first[b], BH.MOVE]) for b in (KING, QUEEN)}
+        engine.enemy_turn_nb(st, tab)
+        assert st.g[G.IN_PLAY] == (1 << KING) | (1 << QUEEN) and st.g[G.PENDING] == 0
+        assert int(deck(st, KING)[0]) == first[KING] and int(deck(st, QUEEN)[0]) == first[QUEEN]
+        assert st.g[G.BEHAV_AT + KING] == 1 and st.g[G.BEHAV_AT + QUEEN] == 1
+        # where each spawned (TR-403): King Slime beside character 0, Queen Bee beside the
+        # larva's block; it is still there unless its own card moved it
+        assert (where(st, row(KING)) != (8, 32)) == moves[KING], index
+        assert (where(st, row(QUEEN)) != (7, 41)) == moves[QUEEN], index
+        seen.add((moves[KING], moves[QUEEN]))
+    assert {(True, False), (False, True)} <= seen
 
 
 def test_spawn_position_is_the_nearest_empty_square():
@@ -233,8 +295,8 @@ def test_spawn_position_is_the_nearest_empty_square():
     st.g[G.PENDING] = 1 << EYE
     st.g[G.TRIGGER + EYE] = 8 * bs.PACK + 32 + 1  # a block: ring 1 from it holds (7, 31) first
     st.grid[P.OCC, 7, 31] = 3  # say a piece stands there: the next in order is taken
-    assert bs.spawn_pending_boss_nb(st, tab) == EYE
-    assert where(st, BOSS_ROW) == (8, 31)  # TR-403 (reading): ring 1, top down, left right
+    assert bs.spawn_pending_bosses_nb(st, tab) == 1 << EYE
+    assert where(st, row(EYE)) == (8, 31)  # TR-403 (reading): ring 1, top down, left right
 
 
 # --- behaviour ----------------------------------------------------------------------------------
@@ -244,19 +306,19 @@ def test_behaviour_deck_turns_and_reshuffles():
     setup_boss(st, tab, KING, WALK, 8, 30, order=(2, 0, 1))
     seen = []
     for _ in range(3):
-        card = st.g[G.BEHAV + st.g[G.BEHAV_AT]]
+        card = deck(st, KING)[st.g[G.BEHAV_AT + KING]]
         seen.append(int(card))
         # TR-405: the face-up card says what the boss does
         move, short, ranged = tab.behaviour[KING, card, BH.MOVE :]
-        assert bs.boss_flags_nb(st, tab) == (move, short, int(ranged == 1))
-        bs.boss_end_turn_nb(st, tab)  # TR-409: discard it, turn the next
+        assert bs.boss_flags_nb(st, tab, KING) == (move, short, int(ranged == 1))
+        bs.boss_end_turn_nb(st, tab, KING)  # TR-409: discard it, turn the next
     assert seen == [2, 0, 1]
     # TR-410: out of cards: the 3 discards are shuffled into a new deck
     ref = new_state(0, 0)
     order = np.array([2, 0, 1], dtype=np.int32)
     shuffle_nb(order, 3, ref)
-    assert st.g[G.BEHAV_AT] == 0
-    np.testing.assert_array_equal(st.g[G.BEHAV : G.BEHAV + 3], order)
+    assert st.g[G.BEHAV_AT + KING] == 0
+    np.testing.assert_array_equal(deck(st, KING), order)
     np.testing.assert_array_equal(st.rng, ref)
 
 
@@ -267,17 +329,18 @@ def test_not_applicable_move_and_spawn_instead_of_ranged():
     stock_tray(st, tab)
     # TR-407: card 2's move is N/A, so the boss stays; TR-408: it spawns an enemy instead
     # of a ranged attack (no ranged attack) and attacks at short range
-    assert bs.boss_flags_nb(st, tab) == (0, 1, 0)
-    assert bs.boss_move_nb(st, tab) == 0 and where(st, BOSS_ROW) == (8, 32)
-    assert bs.boss_ranged_spawn_nb(st, tab) == 1
+    assert bs.boss_flags_nb(st, tab, KING) == (0, 1, 0)
+    assert bs.boss_move_nb(st, tab, KING) == 0 and where(st, row(KING)) == (8, 32)
+    assert bs.boss_ranged_spawn_nb(st, tab, KING) == 1
     # next to the boss: the first free neighbour, top down (it falls to the ground)
     assert st.pieces[4, PC.ROLE] == ROLE.ENEMY and where(st, 4) == (8, 31)
     assert st.pieces[4, PC.SECTION] == 1 and st.tray[1, st.pieces[4, PC.TSLOT]] == 1
-    bs.boss_end_turn_nb(st, tab)
-    assert bs.boss_flags_nb(st, tab) == (1, 1, 0)
-    assert bs.boss_ranged_spawn_nb(st, tab) == 0
-    assert bs.boss_move_nb(st, tab) == 2 and where(st, BOSS_ROW) == (8, 34)
-    assert bs.boss_flags_nb(make_state(FLAT, TOP, LEFT), tab) == (0, 0, 0)  # no boss
+    bs.boss_end_turn_nb(st, tab, KING)
+    assert bs.boss_flags_nb(st, tab, KING) == (1, 1, 0)
+    assert bs.boss_ranged_spawn_nb(st, tab, KING) == 0
+    assert bs.boss_move_nb(st, tab, KING) == 2 and where(st, row(KING)) == (8, 34)
+    assert bs.boss_flags_nb(make_state(FLAT, TOP, LEFT), tab, KING) == (0, 0, 0)  # no boss
+    assert bs.boss_flags_nb(st, tab, QUEEN) == (0, 0, 0)  # another boss: not in play
 
 
 def test_special_abilities_fire_first_when_the_card_says():
@@ -287,9 +350,9 @@ def test_special_abilities_fire_first_when_the_card_says():
     stock_tray(st, tab)
     put(st, 0, CHAR, 8, 35)
     setup_boss(st, tab, KING, WALK, 8, 32, order=(1, 0, 2))
-    assert bs.boss_special_nb(st, tab) == 0
-    bs.boss_end_turn_nb(st, tab)
-    assert bs.boss_special_nb(st, tab) == 2
+    assert bs.boss_special_nb(st, tab, KING) == 0
+    bs.boss_end_turn_nb(st, tab, KING)
+    assert bs.boss_special_nb(st, tab, KING) == 2
     # each in the first free neighbour, top down: (7, 31); the first falls to the ground,
     # the second lands on it
     assert sorted([where(st, 4), where(st, 5)]) == [(7, 31), (8, 31)]
@@ -297,11 +360,11 @@ def test_special_abilities_fire_first_when_the_card_says():
     st = make_state(FLAT, TOP, LEFT)
     put(st, 0, CHAR, 8, 35)
     setup_boss(st, tab, EYE, FLY, 8, 30)
-    bs.wound_boss_nb(st, tab, 0, 3)
-    assert st.g[G.BOSS_LEFT] == 1
-    assert bs.boss_special_nb(st, tab) == 0 and st.g[G.BOSS_LEFT] == 3
-    bs.boss_special_nb(st, tab)
-    assert st.g[G.BOSS_LEFT] == 4
+    bs.wound_boss_nb(st, tab, 0, EYE, 3)
+    assert st.g[G.BOSS_LEFT + EYE] == 1
+    assert bs.boss_special_nb(st, tab, EYE) == 0 and st.g[G.BOSS_LEFT + EYE] == 3
+    bs.boss_special_nb(st, tab, EYE)
+    assert st.g[G.BOSS_LEFT + EYE] == 4
     # BURN: every character on the boss's tile loses health; one at 1 health dies
     st = make_state(FLAT, TOP, LEFT)
     st.g[G.EVIL] = 1
@@ -311,12 +374,31 @@ def test_special_abilities_fire_first_when_the_card_says():
     st.chars[2, CH.HP] = 1
     st.chars[2, CH.COINS] = 7
     setup_boss(st, tab, BRAIN, FLY, 7, 33)
-    bs.boss_special_nb(st, tab)
+    bs.boss_special_nb(st, tab, BRAIN)
     assert list(st.chars[:3, CH.HP]) == [4, 5, 0]
     # the death (placeholder for life.die_nb): off the world, coins halved, a tombstone
     assert st.chars[2, CH.IN_WORLD] == 0 and st.pieces[2, PC.KIND] == KIND.NONE
     assert st.chars[2, CH.DEATHS] == 1 and st.chars[2, CH.COINS] == 4
     assert st.g[G.TOMBS] == 3 and st.g[G.DIED] == 1
+
+
+def test_every_boss_special_fires_before_the_enemies_move():
+    # TR-406, TR-316: with several bosses in play, every one whose face-up card says so
+    # fires its special ability first thing in the enemy turn (reading: in boss id order)
+    tab = make_tables()
+    st = make_state(FLAT, TOP, LEFT)
+    stock_tray(st, tab)
+    put(st, 0, CHAR, 8, 41)
+    setup_boss(st, tab, KING, WALK, 8, 31, order=(0, 1, 2))  # card 0: SPAWN 2
+    setup_boss(st, tab, EYE, FLY, 6, 36, order=(0, 1, 2))  # card 0: HEAL 2
+    bs.wound_boss_nb(st, tab, 0, EYE, 3)
+    assert st.g[G.BOSS_LEFT + EYE] == 1
+    engine.enemy_turn_nb(st, tab)
+    assert st.g[G.BOSS_LEFT + EYE] == 3  # the Eye healed
+    spawned = [k for k in range(4, BOSS_ROW) if st.pieces[k, PC.ROLE] == ROLE.ENEMY
+               and st.pieces[k, PC.KIND] != KIND.NONE]  # fmt: skip
+    assert len(spawned) == 2  # King Slime summoned two
+    assert st.g[G.BEHAV_AT + KING] == 1 and st.g[G.BEHAV_AT + EYE] == 1
 
 
 @pytest.mark.parametrize("charge", [False, True])
@@ -325,12 +407,12 @@ def test_charge_adds_squares_to_the_move(charge):
     st = make_state(FLAT, TOP, LEFT)
     put(st, 0, CHAR, 8, 41)
     setup_boss(st, tab, QUEEN, FLY, 8, 31, order=(0, 1, 2) if charge else (1, 0, 2))
-    bs.boss_special_nb(st, tab)
-    assert st.g[G.BOSS_EXTRA] == (2 if charge else 0)
-    moved = bs.boss_move_nb(st, tab)
+    bs.boss_special_nb(st, tab, QUEEN)
+    assert st.g[G.BOSS_EXTRA + QUEEN] == (2 if charge else 0)
+    moved = bs.boss_move_nb(st, tab, QUEEN)
     assert moved == (5 if charge else 3)  # Queen Bee's movement is 3 (TR-405)
-    assert where(st, BOSS_ROW) == (8, 31 + moved)
-    assert st.g[G.BOSS_EXTRA] == 0
+    assert where(st, row(QUEEN)) == (8, 31 + moved)
+    assert st.g[G.BOSS_EXTRA + QUEEN] == 0
 
 
 # --- displacement -------------------------------------------------------------------------------
@@ -342,11 +424,11 @@ def test_boss_displaces_a_character_to_a_free_side():
     # TR-139: the boss moves as close as it can: into the nearest character's square; that
     # character goes to a free horizontal or diagonal neighbour (left first: the square the
     # boss has just left counts as empty)
-    assert bs.boss_move_nb(st, tab) == 2
-    assert where(st, BOSS_ROW) == (8, 32)
+    assert bs.boss_move_nb(st, tab, KING) == 2
+    assert where(st, row(KING)) == (8, 32)
     assert where(st, 0) == (8, 31)
     assert where(st, 1) == (8, 34)
-    assert st.grid[P.OCC, 8, 31] == 1 and st.grid[P.OCC, 8, 32] == BOSS_ROW + 1
+    assert st.grid[P.OCC, 8, 31] == 1 and st.grid[P.OCC, 8, 32] == row(KING) + 1
     assert st.chars[0, CH.HP] == 5
 
 
@@ -359,7 +441,7 @@ def test_displaced_character_falls_and_rolls_fall_damage(index):
     put(st, 0, CHAR, 6, 32)  # stands on the pillar
     setup_boss(st, tab, QUEEN, FLY, 6, 31)
     ref = st.rng.copy()
-    assert bs.boss_move_nb(st, tab) == 1 and where(st, BOSS_ROW) == (6, 32)
+    assert bs.boss_move_nb(st, tab, QUEEN) == 1 and where(st, row(QUEEN)) == (6, 32)
     # TR-140: every free square means a fall; the shortest is 2 (down-left, then down-right:
     # down-left first); the character falls to the ground and rolls fall damage (TR-128,
     # TR-129: its defence dice, a d6 here, total <= 2 squares loses 1 health)
@@ -377,7 +459,7 @@ def test_displacement_prefers_a_cobweb_landing_and_no_damage_modes():
     put(st, 0, CHAR, 6, 32)
     setup_boss(st, tab, QUEEN, FLY, 6, 31)
     ref = st.rng.copy()
-    bs.boss_move_nb(st, tab)
+    bs.boss_move_nb(st, tab, QUEEN)
     # a 3-square fall into a cobweb beats a risky 2-square fall (TR-130: no damage, no roll)
     assert where(st, 0) == (9, 33)
     assert st.chars[0, CH.HP] == 5 and st.chars[0, CH.FALLS] == 1
@@ -388,7 +470,7 @@ def test_displacement_prefers_a_cobweb_landing_and_no_damage_modes():
         st.g[G.FALL_DAMAGE] = 0
         put(st, 0, CHAR, 6, 32)
         setup_boss(st, tab, QUEEN, FLY, 6, 31)
-        bs.boss_move_nb(st, tab)
+        bs.boss_move_nb(st, tab, QUEEN)
         assert where(st, 0) == (9, 31) and st.chars[0, CH.HP] == 5
 
 
@@ -396,14 +478,15 @@ POCKET = ["###", "#.#", "###"]  # one open square, (7, 31)
 
 
 def _worm_in_block(st, r, c):
-    st.g[G.BOSS] = EATER
-    st.g[G.BOSS_LEFT] = 4
-    st.pieces[BOSS_ROW, PC.KIND] = WORM
-    st.pieces[BOSS_ROW, PC.ROW] = r
-    st.pieces[BOSS_ROW, PC.COL] = c
-    st.pieces[BOSS_ROW, PC.ROLE] = ROLE.BOSS
-    st.pieces[BOSS_ROW, PC.TYPE] = EATER
-    st.grid[P.OCC, r, c] = BOSS_ROW + 1
+    st.g[G.IN_PLAY] = 1 << EATER
+    st.g[G.BOSS_LEFT + EATER] = 4
+    k = row(EATER)
+    st.pieces[k, PC.KIND] = WORM
+    st.pieces[k, PC.ROW] = r
+    st.pieces[k, PC.COL] = c
+    st.pieces[k, PC.ROLE] = ROLE.BOSS
+    st.pieces[k, PC.TYPE] = EATER
+    st.grid[P.OCC, r, c] = k + 1
 
 
 @pytest.mark.parametrize("tombs", [3, 0])
@@ -413,9 +496,9 @@ def test_boxed_in_character_is_killed(tombs):
     st.chars[0, CH.COINS] = 9
     st.g[G.TOMBS] = tombs
     _worm_in_block(st, 7, 30)  # the worm boss comes out of the block to its left
-    assert bs.boss_step_nb(st, tab, 0, 1)
+    assert bs.boss_step_nb(st, tab, EATER, 0, 1)
     # TR-141: no free horizontal or diagonal neighbour: killed; it dies as usual
-    assert where(st, BOSS_ROW) == (7, 31) and st.grid[P.OCC, 7, 31] == BOSS_ROW + 1
+    assert where(st, row(EATER)) == (7, 31) and st.grid[P.OCC, 7, 31] == row(EATER) + 1
     assert st.pieces[0, PC.KIND] == KIND.NONE and st.chars[0, CH.IN_WORLD] == 0
     assert st.chars[0, CH.HP] == 0 and st.chars[0, CH.DEATHS] == 1
     assert st.chars[0, CH.COINS] == 5  # half of 9, rounded down, lost
@@ -432,7 +515,7 @@ def test_boxed_in_enemy_goes_to_the_tray_discard_without_loot():
     st.g[G.SLIMES] = 2
     _worm_in_block(st, 7, 30)
     before = st.chars.copy()
-    assert bs.boss_step_nb(st, tab, 0, 1)
+    assert bs.boss_step_nb(st, tab, EATER, 0, 1)
     # TR-141 / TR-142 (reading): killed, to its tray section's discard area, no loot, no
     # slime counted
     assert st.pieces[5, PC.KIND] == KIND.NONE and st.tray[3, 5] == 2
@@ -449,7 +532,7 @@ def test_displaced_flying_enemy_does_not_fall_walking_one_does():
         put(st, 5, kind, 6, 33, role=ROLE.ENEMY)
         setup_boss(st, tab, QUEEN, FLY, 5, 32)
         st.tally[:] = 0
-        assert bs.boss_step_nb(st, tab, 1, 1)  # down-right, into the enemy's square
+        assert bs.boss_step_nb(st, tab, QUEEN, 1, 1)  # down-right, into the enemy's square
         # TR-140: a flying enemy goes to the first free neighbour (left) and stays in the
         # air; a walking one to the shortest fall (down-left, 1 square) and falls (TR-131:
         # enemies take no fall damage)
@@ -474,25 +557,25 @@ def test_wounds_form_b_carry_over_and_defeat():
     put(st, 1, CHAR, 8, 37)
     setup_boss(st, tab, KING, WALK, 8, 30)
     # TR-412: each wound takes a token off the card and gives it to the attacker
-    assert bs.wound_boss_nb(st, tab, 0, 2) == 0
-    assert st.g[G.BOSS_LEFT] == 1 and st.chars[0, CH.BOSS_TOKENS] == 2
+    assert bs.wound_boss_nb(st, tab, 0, KING, 2) == 0
+    assert st.g[G.BOSS_LEFT + KING] == 1 and st.chars[0, CH.BOSS_TOKENS + KING] == 2
     # TR-413 / TR-414: the wound that empties Form A flips the card to Form B's count (2);
     # the rest of the attack comes off Form B
-    assert bs.wound_boss_nb(st, tab, 1, 2) == 1
-    assert st.g[G.FORM] == 1 and st.g[G.BOSS_LEFT] == 1
-    assert st.chars[1, CH.BOSS_TOKENS] == 2
+    assert bs.wound_boss_nb(st, tab, 1, KING, 2) == 1
+    assert st.g[G.FORM + KING] == 1 and st.g[G.BOSS_LEFT + KING] == 1
+    assert st.chars[1, CH.BOSS_TOKENS + KING] == 2
     # Form B's stats are in force (its movement is one more here)
-    assert bs.boss_stat_nb(st, tab, BO.MOVEMENT) == 3
+    assert bs.boss_stat_nb(st, tab, KING, BO.MOVEMENT) == 3
     assert tab.bosses[KING, bs.form_col_nb(BO.MOVEMENT, 1)] == 3
     # TR-415: the last Form B token defeats it; extra wounds are lost
-    assert bs.wound_boss_nb(st, tab, 0, 3) == 2
-    assert st.chars[0, CH.BOSS_TOKENS] == 3
-    assert st.g[G.DEFEATED] == 1 << KING and st.g[G.BOSS] == -1
+    assert bs.wound_boss_nb(st, tab, 0, KING, 3) == 2
+    assert st.chars[0, CH.BOSS_TOKENS + KING] == 3
+    assert st.g[G.DEFEATED] == 1 << KING and st.g[G.IN_PLAY] == 0
     # TR-417: the defeat completes the Fight objective tied to it (its counter)
     assert st.cnt[CNT.BOSS + KING] == 1 and st.cnt[CNT.BOSSES] == 1
-    assert st.pieces[BOSS_ROW, PC.KIND] == KIND.NONE and st.grid[P.OCC, 8, 30] == 0
+    assert st.pieces[row(KING), PC.KIND] == KIND.NONE and st.grid[P.OCC, 8, 30] == 0
     assert st.g[G.OVER] == 0
-    assert bs.wound_boss_nb(st, tab, 0, 1) == 0  # no boss in play
+    assert bs.wound_boss_nb(st, tab, 0, KING, 1) == 0  # no boss in play
 
 
 def test_boss_numbers_come_from_the_tables():
@@ -506,25 +589,26 @@ def test_boss_numbers_come_from_the_tables():
     tab.behaviour[KING, :, BH.SPECIAL] = 1
     put(st, 0, CHAR, 8, 41)
     setup_boss(st, tab, KING, WALK, 8, 30)
-    assert st.g[G.BOSS_LEFT] == 1
-    assert bs.boss_move_nb(st, tab) == 5 and where(st, BOSS_ROW) == (8, 35)
-    assert bs.wound_boss_nb(st, tab, 0, 2) == 1 and st.g[G.BOSS_LEFT] == 3
-    assert bs.boss_special_nb(st, tab) == 0 and st.g[G.BOSS_LEFT] == 4
+    assert st.g[G.BOSS_LEFT + KING] == 1
+    assert bs.boss_move_nb(st, tab, KING) == 5 and where(st, row(KING)) == (8, 35)
+    assert bs.wound_boss_nb(st, tab, 0, KING, 2) == 1 and st.g[G.BOSS_LEFT + KING] == 3
+    assert bs.boss_special_nb(st, tab, KING) == 0 and st.g[G.BOSS_LEFT + KING] == 4
 
 
 def test_wall_of_flesh_defeat_wins_at_once():
     st, tab = make_state(FLAT, TOP, LEFT), make_tables()
     put(st, 0, CHAR, 8, 35)
     setup_boss(st, tab, WALL, WALK, 8, 30)
-    assert bs.wound_boss_nb(st, tab, 0, 5) == 1
+    assert bs.wound_boss_nb(st, tab, 0, WALL, 5) == 1
     assert st.g[G.OVER] == 0
-    assert bs.wound_boss_nb(st, tab, 0, 4) == 2
+    assert bs.wound_boss_nb(st, tab, 0, WALL, 4) == 2
     assert st.g[G.OVER] == OUT.WON_WALL_OF_FLESH  # TR-425
 
 
 def test_loot_split_by_wound_tokens():
     st, tab = make_state(FLAT, TOP, LEFT, players=3), make_tables()
-    st.chars[:3, CH.BOSS_TOKENS] = [1, 3, 3]
+    st.chars[:3, CH.BOSS_TOKENS + KING] = [1, 3, 3]
+    st.chars[:3, CH.BOSS_TOKENS + QUEEN] = [9, 0, 0]  # another boss's battle: no say here
     out = np.zeros((16, 4), dtype=np.int64)
     n = bs.boss_loot_nb(st, tab, KING, out)
     # TR-419 (rule): ranked by wound tokens, most first, ties to the lower number: 1, 2, 0;
@@ -632,11 +716,12 @@ def test_boss_step_matches_reference(seed, density, n_pieces, bkind):
     bi, bj, bkind = boss
     r, c = TOP + bi, LEFT + bj
     assume(st.grid[P.OCC, r, c] == 0 and (bkind == WORM or st.grid[P.SQ, r, c] != SQ.BLOCK))
-    st.g[G.BOSS] = KING
-    st.pieces[BOSS_ROW, PC.KIND] = bkind
-    st.pieces[BOSS_ROW, PC.ROW] = r
-    st.pieces[BOSS_ROW, PC.COL] = c
-    st.grid[P.OCC, r, c] = BOSS_ROW + 1
+    st.g[G.IN_PLAY] = 1 << KING
+    st.pieces[row(KING), PC.KIND] = bkind
+    st.pieces[row(KING), PC.ROW] = r
+    st.pieces[row(KING), PC.COL] = c
+    st.pieces[row(KING), PC.ROLE] = ROLE.BOSS
+    st.grid[P.OCC, r, c] = row(KING) + 1
     # the step: the first allowed direction from ``d`` on that enters an occupied square
     for t in range(8):
         dr, dc = (int(x) for x in en.DIRS[(d + t) % 8])
@@ -648,8 +733,8 @@ def test_boss_step_matches_reference(seed, density, n_pieces, bkind):
     st.tally[:] = 0
     ref = Ref(st.grid, st.tiles, st.mini, st.pieces)
     killed = []
-    ref_boss_step(ref, BOSS_ROW, dr, dc, killed)
-    assert bs.boss_step_nb(st, tab, dr, dc)
+    ref_boss_step(ref, row(KING), dr, dc, killed)
+    assert bs.boss_step_nb(st, tab, KING, dr, dc)
     for k, p in enumerate(ref.pieces):
         if p is None:
             assert st.pieces[k, PC.KIND] == KIND.NONE, k
@@ -724,7 +809,7 @@ SCRIPT = """
 import json, sys, warnings
 warnings.filterwarnings("ignore")
 sys.path.insert(0, "tests")
-from terraria_boss_helpers import make_state, make_tables, put, LENS
+from terraria_boss_helpers import make_state, make_tables, put, LENS, KING, EYE
 from simlib.games.terraria.state import FEAT, P
 from simlib.games.terraria import bosses as bs
 from simlib.games.terraria.layout import BOSS_ROW, CH, G
@@ -743,12 +828,13 @@ for index in range(8):
     else:
         st.g[G.SLIMES] = 8
         bs.check_boss_criteria_nb(st, tab)
-    bs.spawn_pending_boss_nb(st, tab)
+    b = KING if index % 2 == 0 else EYE
+    bs.spawn_pending_bosses_nb(st, tab)
     for turn in range(5):
-        bs.boss_special_nb(st, tab)
-        bs.boss_move_nb(st, tab)
-        bs.boss_end_turn_nb(st, tab)
-    bs.wound_boss_nb(st, tab, 1, 4)
+        bs.boss_special_nb(st, tab, b)
+        bs.boss_move_nb(st, tab, b)
+        bs.boss_end_turn_nb(st, tab, b)
+    bs.wound_boss_nb(st, tab, 1, b, 4)
     out.append([st.g.tolist(), st.chars[:, [CH.HP, CH.FALLS, CH.FALL_DMG]].tolist(),
                 st.pieces[:, :3].tolist(), st.rng.tolist()])
 print(json.dumps(out))

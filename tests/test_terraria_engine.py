@@ -504,13 +504,14 @@ def test_a_pending_boss_enters_play_as_the_enemy_turn_begins():  # TR-398, TR-40
     )
     st.g[G.SLIMES] = tab.rules[RU.KING_SLIME]  # the 8th slime was slain this player turn
     st.g[G.PENDING] = 1 << king
-    assert st.g[G.BOSS] == -1
+    assert st.g[G.IN_PLAY] == 0
     engine.enemy_turn_nb(st, tab)
     assert st.g[G.OVER] == 0
-    assert st.g[G.BOSS] == king and st.g[G.PENDING] == 0
-    assert st.pieces[BOSS_ROW, PC.KIND] != KIND.NONE and st.pieces[BOSS_ROW, PC.ROLE] == ROLE.BOSS
+    assert st.g[G.IN_PLAY] == 1 << king and st.g[G.PENDING] == 0
+    k = BOSS_ROW + king
+    assert st.pieces[k, PC.KIND] != KIND.NONE and st.pieces[k, PC.ROLE] == ROLE.BOSS
     # it acted in this enemy turn: after the attacks its face-up Behaviour card was discarded
-    assert st.g[G.BEHAV_AT] == 1
+    assert st.g[G.BEHAV_AT + king] == 1
 
 
 def test_records_name_every_outcome_and_measure():  # TR-428, TR-429

@@ -74,7 +74,7 @@ def test_the_bots_do_not_seek_a_tree_or_chest_under_a_house():  # TR-237, TR-235
 
     def value(r, c):
         return bots._square_value_nb(
-            st.grid, st.tiles, st.pieces, tab.res_dig, tab.res_struct, r, c, bp, True
+            st.grid, st.tiles, st.pieces, tab.enemies, tab.res_dig, tab.res_struct, r, c, bp, True
         )
 
     here = (TOP + 2, LEFT + 2)
@@ -83,7 +83,8 @@ def test_the_bots_do_not_seek_a_tree_or_chest_under_a_house():  # TR-237, TR-235
     assert value(*here) == 0.0
     assert not st.grid[P.FEAT][tree] & FEAT.ACORN
     st.chars[0, CH.AP] = 2
-    bp_turn = np.array(bots.BOTS["builder"][1] + (0.0,) * 4)
+    bp_turn = np.zeros(bots.BP.N)
+    bp_turn[: len(bots.PARAM_NAMES)] = bots.BOTS["builder"][1]
     bp_turn[bots.BP.WOOD_TARGET] = 99.0  # short of wood: a free tree would be chopped
     assert not bots._adjacent_acts_nb(st, tab, 0, bp_turn)
     assert st.chars[0, CH.AP] == 2 and st.grid[P.PROG][tree] == 0

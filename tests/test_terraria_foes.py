@@ -39,6 +39,7 @@ from simlib.games.terraria.layout import (
     DEBUFF,
     EN,
     ENEMY_ROW,
+    N_PIECES,
     OUT,
     PILE,
     ROLE,
@@ -370,14 +371,16 @@ def test_tokens_and_the_boss_do_not_move_here():  # TR-307, TR-316
     r, c = g.sq(0, 8)
     g.st.pieces[BOSS_ROW] = (KIND.WALKER, r, c, 0, ROLE.BOSS, 0, 0, -1, -1)
     g.st.grid[P.OCC, r, c] = BOSS_ROW + 1
-    g.st.g[G.BOSS] = 0
+    g.st.g[G.IN_PLAY] = 1
     assert foes.enemy_moves_nb(g.st, g.tab) == 0
     assert g.where(E0) == (0, 4) and g.where(BOSS_ROW) == (0, 8)
 
 
 # --- the enemy turn: attacks -------------------------------------------------------------------
-def ref_attacks(g, boss_short=False, boss_ranged=False):
+def ref_attacks(g, boss_short=0, boss_ranged=0):
     """The enemy attack step from the rules, on copies; returns what the kernel should leave.
+
+    ``boss_short`` / ``boss_ranged``: the bosses whose card makes that attack (bit per id).
 
     Draws come from a copy of the game's generator in the order the module docstring of
     ``foes`` states (defence dice, the Dryad's die, the attack dice); sight and range use the
@@ -395,14 +398,13 @@ def ref_attacks(g, boss_short=False, boss_ranged=False):
     draw = [list(st.deck[p, PILE.DRAW, : st.npile[p, PILE.DRAW]]) for p in range(4)]
     supply = st.supply[SUP.CARDS].copy()
     tombs, over, dryad = int(st.g[G.TOMBS]), int(st.g[G.OVER]), bool(st.g[G.DRYAD_DIE])
-    form_b = st.g[G.FORM] != 0
 
     def stats(k):
-        """(dice, ranges, debuff) of enemy or boss row k."""
+        """(dice, ranges, debuff) of enemy or boss row k (boss b is row BOSS_ROW + b)."""
         t = st.pieces[k, PC.TYPE]
-        if k == BOSS_ROW:
+        if k >= BOSS_ROW:
             row = tab.bosses[t]
-            off = 15 if form_b else 0
+            off = 15 if st.g[G.FORM + t] != 0 else 0
             n = row[4 + off]
             return [int(x) for x in row[5 + off : 5 + off + n]], row[8 + off], row[17 + off]
         row = tab.enemies[t]
@@ -417,9 +419,10 @@ def ref_attacks(g, boss_short=False, boss_ranged=False):
         for k in range(E0, BOSS_ROW)
         if st.pieces[k, PC.KIND] != KIND.NONE and st.pieces[k, PC.ROLE] == ROLE.ENEMY
     ]
-    if st.pieces[BOSS_ROW, PC.KIND] != KIND.NONE and st.g[G.BOSS] >= 0:
-        if boss_short or boss_ranged:
-            attackers.append(BOSS_ROW)
+    for b in range(N_PIECES - BOSS_ROW):  # the bosses last, in id order (TR-335 reading)
+        if st.pieces[BOSS_ROW + b, PC.KIND] != KIND.NONE and st.g[G.IN_PLAY] >> b & 1:
+            if (boss_short | boss_ranged) >> b & 1:
+                attackers.append(BOSS_ROW + b)
 
     def band(k, p):
         _, ranges, _ = stats(k)
@@ -436,8 +439,11 @@ def ref_attacks(g, boss_short=False, boss_ranged=False):
         else:
             b = 0
         assert (b != 0) == bool(reach_nb(er, ec, cr, cc, 5, 6) & ranges)
-        if k == BOSS_ROW and ((b == 3 and not boss_short) or (b in (1, 2) and not boss_ranged)):
-            return 0
+        if k >= BOSS_ROW:
+            bit = k - BOSS_ROW
+            mask = boss_short if b == 3 else boss_ranged
+            if b and not mask >> bit & 1:
+                return 0
         return b if b and sees_nb(st.grid, st.tiles, er, ec, cr, cc) else 0
 
     def roll(p, pool, debuff, mob):
@@ -503,7 +509,7 @@ def ref_attacks(g, boss_short=False, boss_ranged=False):
     )  # fmt: skip
 
 
-def check_attacks(g, boss_short=False, boss_ranged=False, want=None):
+def check_attacks(g, boss_short=0, boss_ranged=0, want=None):
     if want is None:
         want = ref_attacks(g, boss_short, boss_ranged)
     got = foes.enemy_attacks_nb(g.st, g.tab, boss_short, boss_ranged)
@@ -615,7 +621,7 @@ def test_a_character_dropped_by_a_death_is_attacked_where_it_lands():  # TR-137,
     assert g.where(1) == (2, 0)
     g.enemy(E0, WORM, 4, 1)  # in the floor: beside (3, 0), not beside (2, 0)
     g.enemy(E0 + 1, ARCHER, 3, 6)  # long range: kills 0 first, then shoots 1
-    foes.enemy_attacks_nb(g.st, g.tab, False, False)
+    foes.enemy_attacks_nb(g.st, g.tab, 0, 0)
     assert g.where(1) == (3, 0) and g.st.chars[1, CH.FALLS] == 1
     assert g.st.chars[1, CH.DUELS] == 2 and g.st.chars[1, CH.HP] == 5 - 2 - 2
     assert g.st.chars[0, CH.DUELS] == 1
@@ -709,7 +715,7 @@ def test_houses_block_enemy_attacks():  # TR-245, TR-246
         g.enemy(E0, ARCHER, 2, 6)
         for i in wall:  # a house square between them, or a house wall up to the sky
             g.st.grid[P.FEAT, i, 45] |= FEAT.HOUSE
-        assert foes.enemy_attacks_nb(g.st, g.tab, False, False) == hit
+        assert foes.enemy_attacks_nb(g.st, g.tab, 0, 0) == hit
 
 
 def test_no_enemy_attacks_a_character_inside_a_house():  # TR-245, TR-243
@@ -729,7 +735,7 @@ def test_crystals_and_stars_never_attack():  # TR-307
     g.character(0, 0, 5)
     g.enemy(E0, -2, 0, 4)
     g.enemy(E0 + 1, -3, 0, 6)
-    assert foes.enemy_attacks_nb(g.st, g.tab, False, False) == 0
+    assert foes.enemy_attacks_nb(g.st, g.tab, 0, 0) == 0
     assert g.st.chars[0, CH.DUELS] == 0
 
 
@@ -787,21 +793,24 @@ def test_the_boss_joins_mobs_and_shoots_when_its_card_says():  # TR-411, TR-405,
     g.character(0, 0, 5)
     g.enemy(E0, SLIME, 0, 4)
     r, c = g.sq(0, 6)
-    g.st.pieces[BOSS_ROW] = (KIND.WALKER, r, c, 0, ROLE.BOSS, 1, 0, -1, -1)
-    g.st.grid[P.OCC, r, c] = BOSS_ROW + 1
-    g.st.g[G.BOSS] = 1
-    w = check_attacks(g, boss_short=False)
+    g.st.pieces[BOSS_ROW + 1] = (KIND.WALKER, r, c, 0, ROLE.BOSS, 1, 0, -1, -1)
+    g.st.grid[P.OCC, r, c] = BOSS_ROW + 2
+    g.st.g[G.IN_PLAY] = 1 << 1
+    w = check_attacks(g, boss_short=0)
     assert w["taken"][0] == 1  # the slime alone
     g.st.chars[0, CH.HP] = 5
-    w = check_attacks(g, boss_short=True)
-    assert w["mobbed"][0] == 1 and w["taken"][0] == 1 + 2  # boss d12 leads + slime's d4
-    g.st.g[G.FORM] = 1  # Form B: d12 d6, short and long, On Fire!
+    w = check_attacks(g, boss_short=1)  # boss 0's card (the counts add up): not this boss's
+    assert w["taken"][0] == 1 + 1 and w["mobbed"][0] == 0
+    g.st.chars[0, CH.HP] = 5
+    w = check_attacks(g, boss_short=1 << 1)
+    assert w["mobbed"][0] == 1 and w["taken"][0] == 2 + 2  # boss d12 leads + slime's d4
+    g.st.g[G.FORM + 1] = 1  # Form B: d12 d6, short and long, On Fire!
     g.st.chars[0, CH.HP] = 5
     g.st.pieces[E0, PC.KIND] = KIND.NONE
     g.st.grid[P.OCC, g.sq(0, 4)[0], g.sq(0, 4)[1]] = 0
     g.character(1, 0, 15)
-    w = check_attacks(g, boss_ranged=True)
-    assert w["duels"][:2] == [2, 1] and w["draw"][1] == [2, 2]  # 0 is adjacent: no short
+    w = check_attacks(g, boss_ranged=1 << 1)
+    assert w["duels"][:2] == [3, 1] and w["draw"][1] == [2, 2]  # 0 is adjacent: no short
 
 
 @settings(max_examples=120, deadline=None)
@@ -809,11 +818,11 @@ def test_the_boss_joins_mobs_and_shoots_when_its_card_says():  # TR-411, TR-405,
     st.data(),
     st.integers(1, 4),
     st.integers(1, 8),
-    st.booleans(),
+    st.integers(0, 2),
     st.integers(0, 2),
     st.integers(0, 2**32),
 )
-def test_enemy_attacks_agree_with_the_reference(data, n_chars, n_enemies, boss, tombs, seed):
+def test_enemy_attacks_agree_with_the_reference(data, n_chars, n_enemies, n_bosses, tombs, seed):
     # TR-332, TR-334, TR-335, TR-336, TR-337, TR-338, TR-339, TR-340, TR-341, TR-342,
     # TR-343, TR-344, TR-346, TR-347, TR-286, TR-288, TR-106 (icons count in every roll)
     rows = [
@@ -837,16 +846,17 @@ def test_enemy_attacks_agree_with_the_reference(data, n_chars, n_enemies, boss, 
         g.enemy(E0 + 3 * i, e, data.draw(st.integers(0, 2)), j)
     g.st.g[G.DRYAD_DIE] = data.draw(st.integers(0, 1))
     g.st.supply[SUP.CARDS, 1:4] = data.draw(st.integers(0, 3))
-    short = ranged = False
-    if boss:
-        j = cols[n_chars + n_enemies]
-        r, c = g.sq(0, j)
-        g.st.pieces[BOSS_ROW] = (KIND.FLYER, r, c, 0, ROLE.BOSS, data.draw(st.integers(0, 1)),
-                                 0, -1, -1)  # fmt: skip
-        g.st.grid[P.OCC, r, c] = BOSS_ROW + 1
-        g.st.g[G.BOSS] = g.st.pieces[BOSS_ROW, PC.TYPE]
-        g.st.g[G.FORM] = data.draw(st.integers(0, 1))
-        short, ranged = data.draw(st.booleans()), data.draw(st.booleans())
+    short = ranged = 0
+    # no boss, one (either id) or both in play at once (TR-316), each by its own card and form
+    ids = data.draw(st.sampled_from([(0,), (1,)])) if n_bosses == 1 else tuple(range(n_bosses))
+    for i, b in enumerate(ids):
+        r, c = g.sq(0, cols[n_chars + n_enemies + i])
+        g.st.pieces[BOSS_ROW + b] = (KIND.FLYER, r, c, 0, ROLE.BOSS, b, 0, -1, -1)
+        g.st.grid[P.OCC, r, c] = BOSS_ROW + b + 1
+        g.st.g[G.IN_PLAY] |= 1 << b
+        g.st.g[G.FORM + b] = data.draw(st.integers(0, 1))
+        short |= data.draw(st.integers(0, 1)) << b
+        ranged |= data.draw(st.integers(0, 1)) << b
     w = check_attacks(g, short, ranged)
     event(f"rolls {min(sum(w['duels']), 3)}")
     event(f"mobs {min(sum(w['mobbed']), 2)}")
@@ -860,7 +870,7 @@ def run_rolls(g, n, hp=20):
         g.st.chars[0, CH.HP] = hp
         g.st.npile[0, PILE.DRAW] = 0
         g.st.supply[SUP.CARDS, 1:4] = 8
-        counts[foes.enemy_attacks_nb(g.st, g.tab, False, False)] += 1
+        counts[foes.enemy_attacks_nb(g.st, g.tab, 0, 0)] += 1
     return counts
 
 

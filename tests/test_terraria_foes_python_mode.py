@@ -54,7 +54,7 @@ for rnd in range(8):
                     log.append(int(foes.wound_enemy_nb(g.st, g.tab, p, k, 1)))
                     log.append(int(foes.collect_token_nb(g.st, g.tab, p, k)))
     log.append(int(foes.enemy_moves_nb(g.st, g.tab)))
-    log.append(int(foes.enemy_attacks_nb(g.st, g.tab, False, False)))
+    log.append(int(foes.enemy_attacks_nb(g.st, g.tab, 0, 0)))
 out["game"] = [log, g.st.pieces.tolist(), g.st.chars.tolist(), g.st.tray.tolist(),
                g.st.g.tolist(), g.st.cnt.tolist(), g.st.deck.tolist(), g.st.rng.tolist()]
 print(json.dumps(out))

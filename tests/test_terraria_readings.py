@@ -45,7 +45,7 @@ def _mob(reading):
     g.enemy(E0, 0, 0, 4)  # leads
     g.enemy(E0 + 1, 1, 0, 6)  # lends a d6
     g.st.g[G.MOB_DEBUFF] = reading
-    assert foes.enemy_attacks_nb(g.st, g.tab, False, False) == 4
+    assert foes.enemy_attacks_nb(g.st, g.tab, 0, 0) == 4
     return g.st.deck[0, PILE.DRAW, : g.st.npile[0, PILE.DRAW]].tolist()
 
 

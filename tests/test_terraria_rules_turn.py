@@ -331,7 +331,7 @@ def test_another_players_defence_icons_do_not_protect():  # TR-103
         g.enemy(E0, SOFT, 1, 6)  # short range: reaches player 1 only
         st.chars[0, CH.DEF] = 10  # player 0's defence icons
         want, _ = ref_duel(st.rng, (4,), (4,), 0)  # player 1's d4 against the enemy's d4
-        foes.enemy_attacks_nb(st, g.tab, False, False)
+        foes.enemy_attacks_nb(st, g.tab, 0, 0)
         assert st.chars[1, CH.HP] == 5 - want and st.chars[0, CH.HP] == 5
         hits += want
     assert hits >= 10  # with player 0's 10 icons no roll could hit

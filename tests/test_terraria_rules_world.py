@@ -371,7 +371,7 @@ def test_chest_and_boss_equipment_goes_on_its_slot_like_crafted():  # TR-211
     loot = np.zeros_like(tab.boss_loot)
     loot[0, 0] = (RK.EQUIP, pick, 1)
     tab = replace(tab, boss_loot=loot)
-    st.chars[0, CH.BOSS_TOKENS] = 3
+    st.chars[0, CH.BOSS_TOKENS] = 3  # boss 0's wound tokens
     engine.boss_loot_nb(st, tab, 0)
     assert gear(st, tab) == crafted
     # a weapon goes on the Sword slot the same way
@@ -786,12 +786,12 @@ def test_a_boss_is_as_strong_however_damaged_until_form_b():  # TR-416
     put(st, 0, 0, 1)
     b = names()["bosses"].index("eye_of_cthulhu")
     st.g[G.PENDING] = 1 << b
-    assert bosses.spawn_pending_boss_nb(st, tab) == b
+    assert bosses.spawn_pending_bosses_nb(st, tab) == 1 << b
     cols = list(range(BO.WOUNDS, BO.DEBUFF + 1))
 
     def stats():
-        return [int(bosses.boss_stat_nb(st, tab, col)) for col in cols] + [
-            int(v) for v in engine.target_defense_nb(st, tab, BOSS_ROW)
+        return [int(bosses.boss_stat_nb(st, tab, b, col)) for col in cols] + [
+            int(v) for v in engine.target_defense_nb(st, tab, BOSS_ROW + b)
         ]
 
     form_a = stats()
@@ -801,11 +801,11 @@ def test_a_boss_is_as_strong_however_damaged_until_form_b():  # TR-416
     assert form_b != form_a[: len(cols)]  # the card's Form B does change the boss
     wounds = int(tab.bosses[b, BO.WOUNDS])
     for k in range(wounds - 1):
-        assert bosses.wound_boss_nb(st, tab, 0, 1) == 0
-        assert st.g[G.BOSS_LEFT] == wounds - 1 - k and stats() == form_a
-    assert bosses.wound_boss_nb(st, tab, 0, 1) == 1  # Form B
+        assert bosses.wound_boss_nb(st, tab, 0, b, 1) == 0
+        assert st.g[G.BOSS_LEFT + b] == wounds - 1 - k and stats() == form_a
+    assert bosses.wound_boss_nb(st, tab, 0, b, 1) == 1  # Form B
     assert stats()[: len(cols)] == form_b
-    assert bosses.wound_boss_nb(st, tab, 0, 1) == 0
+    assert bosses.wound_boss_nb(st, tab, 0, b, 1) == 0
     assert stats()[: len(cols)] == form_b
 
 

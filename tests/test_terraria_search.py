@@ -26,8 +26,10 @@ from terraria_helpers import (
 )
 
 from simlib.games.terraria import bots
-from simlib.games.terraria.layout import N_PIECES
+from simlib.games.terraria.layout import EN, N_PIECES
 from simlib.games.terraria.state import PC, SQ, P
+
+ENEMIES = np.zeros((2, EN.N), np.int16)  # a bestiary (no pieces stand in these searches)
 
 
 def _dig_ap(ref, rate, r, c):
@@ -206,7 +208,8 @@ def ref_pick(grid, tiles, pieces, bdist, bfrom, q, n, r0, c0, bp, under):
                 up = _up(bfrom, up)
             if under not in chain[1:]:
                 continue
-        v = bots._square_value_nb(grid, tiles, pieces, RES_DIG, RES_STRUCT, r, c, bp, True)
+        v = bots._square_value_nb(grid, tiles, pieces, ENEMIES, RES_DIG, RES_STRUCT, r, c, bp,
+                                  True)  # fmt: skip
         v /= 1.0 + d - d0
         if v > bv:
             best, bv = node, v
@@ -238,6 +241,6 @@ def test_goal_pick_beyond_a_reached_goal_matches_reference(index, rate, pick):
     inner = [u for u in reached if below[u] >= 3 and bdist.flat[u] > 0] or reached
     for under in (-1, inner[pick % len(inner)]):
         want = ref_pick(grid, tiles, pieces, bdist, bfrom, q, n, r0, c0, bp, under)
-        got = bots._pick_goal_nb(grid, tiles, pieces, bdist, bfrom, q, RES_DIG, RES_STRUCT,
-                                 r0, c0, bp, n, True, under)
+        got = bots._pick_goal_nb(grid, tiles, pieces, ENEMIES, bdist, bfrom, q, RES_DIG,
+                                 RES_STRUCT, r0, c0, bp, n, True, under)  # fmt: skip
         assert got == want

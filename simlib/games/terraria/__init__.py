@@ -145,8 +145,11 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
 - Bosses (details in ``bosses.py``): TR-397 (open) lenses are a resource held in the
   inventory, spent standing on or next to an altar; TR-399 (open) a boss whose criterion
   is met spawns at the next of: the start of the enemy turn, cleanup step 4; TR-400 (open)
-  each boss spawns at most once, one boss is in play at a time (the lowest-numbered pending
-  one spawns next), the slimes meter stops once King Slime is pending; TR-403 the spawn
+  each boss spawns at most once, the slimes meter stops once King Slime is pending;
+  TR-316, TR-398 several bosses may be in play at once, every pending one spawning as the
+  enemy turn begins, each with its own card, form and wound tokens; TR-406 (open among
+  bosses) their special abilities fire first, in the rulebook's boss table order, which is
+  also the order in which they move and attack; TR-403 the spawn
   position is the nearest empty square to the trigger square (King Slime: to the
   lowest-numbered character); TR-139 a displaced piece goes to the free side square with no
   fall-damage risk, then the shortest fall, then left, right, up-left, up-right, down-left,
@@ -361,7 +364,7 @@ class Terraria(Game):
 
     name = "terraria"
     title = "Terraria: The Board Game"
-    engine_version = "2"
+    engine_version = "3"  # 3: several bosses in play, the bots' Fight goals, data version 3
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "medium"

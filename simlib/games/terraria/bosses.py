@@ -3,8 +3,11 @@
 Rulebook: Bosses (Spawning, Behaviour and Forms, Boss Loot); Falling, Stacking and
 Displacing (Displacing, Bosses Only). Every kernel takes ``(st, tab, ...)``: ``st`` a
 :class:`~simlib.games.terraria.layout.State`, ``tab`` a
-:class:`~simlib.games.terraria.layout.Tables`; the boss in play is piece ``BOSS_ROW``
-(``PC.ROLE`` = ``ROLE.BOSS``, ``PC.TYPE`` its boss id) and ``g[G.BOSS]`` its id.
+:class:`~simlib.games.terraria.layout.Tables`; the kernels of one boss take its id ``b``.
+Boss ``b`` in play is piece ``BOSS_ROW + b`` (``PC.ROLE`` = ``ROLE.BOSS``, ``PC.TYPE`` =
+``b``), bit ``b`` of ``g[G.IN_PLAY]``, and its own state is in the per-boss columns of
+``g`` (``G.FORM + b``, ``G.BOSS_LEFT + b``, ``G.BEHAV + 3 * b``, ``G.BEHAV_AT + b``,
+``G.BOSS_EXTRA + b``) and of ``chars`` (``CH.BOSS_TOKENS + b``).
 
 Readings (the rulebook leaves these open; the checklist id says which)
 --------------------------------------------------------------------
@@ -24,18 +27,30 @@ Readings (the rulebook leaves these open; the checklist id says which)
 - Each boss spawns at most once (TR-400): a criterion of a boss already pending, in play
   or defeated does nothing (lenses and the doll are then not spent; a broken trigger block
   is still broken).
-- Timing (TR-398, TR-399): :func:`spawn_pending_boss_nb` is called at the start of the
-  enemy turn (a criterion met later in the round, caught by :func:`check_boss_criteria_nb`
-  at cleanup step 4, spawns at the start of the next enemy turn, where it first acts).
-  Only one boss is in play at a time: while one is, the pending ones wait, and the lowest
-  boss id among them spawns at the first call after it is defeated.
+- Timing (TR-398, TR-399): :func:`spawn_pending_bosses_nb` is called at the start of the
+  enemy turn and spawns every pending boss (a criterion met later in the round, caught by
+  :func:`check_boss_criteria_nb` at cleanup step 4, spawns at the start of the next enemy
+  turn, where it first acts).
+- Several bosses in play (TR-316, TR-398): nothing limits the bosses in play; two
+  criteria met in one round put both in play at the next enemy turn, each with its own
+  piece, form, wound tokens, Behaviour deck and face-up card, wound tokens taken by each
+  player (its loot is split by its own, TR-419), loot and Fight-objective counter. Their
+  order is open (reading, TR-406 and TR-317, TR-335: the rulebook orders no two bosses,
+  the players choose): the bosses act in boss id order, which is the rulebook's boss
+  table order (King Slime, Queen Bee, Eye of Cthulhu, Eater of Worlds, Brain of Cthulhu,
+  Wall of Flesh; the data order of ``bosses.toml``): they spawn in that order (each next
+  to its trigger square, the earlier ones already placed), all their special abilities
+  fire first thing in the enemy turn in that order before any other enemy acts (TR-406),
+  they move after the other enemies in that order, attack last within each range band in
+  that order (TR-335), and turn their Behaviour cards in that order (TR-409).
 - Spawn position (TR-403): the nearest empty square (by squares, i.e. Chebyshev distance;
   ties: topmost, then leftmost) to the square where the criterion was met (the broken
   block, now a tunnel; the altar; the lava square), for King Slime to the square of the
   lowest-numbered character on the world. Empty: on a discovered tile, not a full block,
   no piece, no house. The boss is then placed like any piece (a walking boss falls).
 - Spawning (TR-401, TR-402): Form A with its ``BO.WOUNDS`` wound tokens, the 3 Behaviour
-  cards shuffled (``shuffle_nb``: 2 draws), the top one face up.
+  cards shuffled (``shuffle_nb``: 2 draws), the top one face up; no player holds any of its
+  wound tokens yet.
 - Behaviour (TR-405..410): :func:`boss_flags_nb` gives the face-up card's move / short /
   ranged attack flags (0 = N/A, TR-407). A card that spawns an enemy instead of the ranged
   attack (``BH.RANGED`` 2, TR-408) has no ranged attack; :func:`boss_ranged_spawn_nb`
@@ -66,15 +81,16 @@ Readings (the rulebook leaves these open; the checklist id says which)
   discard area with no loot and no slime counted (TR-142). Characters displaced make
   discovery checks (TR-144); the tiles discovered are left in ``st.disc`` for the caller.
 - Wounds (TR-412..415): :func:`wound_boss_nb` applies wounds one at a time, each giving its
-  wound token to the attacker (``CH.BOSS_TOKENS``); the one that empties Form A flips the
+  wound token to the attacker (``CH.BOSS_TOKENS + b``); the one that empties Form A flips the
   card to Form B's count and the rest come off Form B (TR-414); the last Form B token
   defeats the boss; extra wounds are lost.
 - Defeat (TR-417, TR-425): ``g[G.DEFEATED]``, ``cnt[CNT.BOSS + id]`` (the Fight objective
   tied to a boss reads it whenever it is current, TR-418) and ``cnt[CNT.BOSSES]``; the
-  boss leaves the world; a boss with ``BO.WIN`` (Wall of Flesh) ends the game won.
-  :func:`boss_loot_nb` splits the Loot card (TR-419): coins evenly (the remainder one each
-  in order), every other entry dealt in turn, in order of wound tokens taken from this boss
-  (most first: the player with the final say picks first; ties: lower player number).
+  boss leaves the world (the other bosses in play stay); a boss with ``BO.WIN`` (Wall of
+  Flesh) ends the game won. :func:`boss_loot_nb` splits the Loot card (TR-419): coins
+  evenly (the remainder one each in order), every other entry dealt in turn, in order of
+  wound tokens taken from this boss (most first: the player with the final say picks
+  first; ties: lower player number).
 
 Death: a character killed here (displacement, fall damage, ``BURN``) dies through
 ``life.die_nb`` (TR-141: "follows the dying steps"); a fall that kills counts in
@@ -101,6 +117,7 @@ from simlib.games.terraria.layout import (
     CH,
     CNT,
     CO,
+    MAX_BOSSES,
     MAX_PLAYERS,
     OUT,
     RK,
@@ -145,7 +162,9 @@ __all__ = [
     "broke_block_nb",
     "spend_lenses_nb",
     "use_voodoo_nb",
-    "spawn_pending_boss_nb",
+    "in_play_nb",
+    "spawn_boss_nb",
+    "spawn_pending_bosses_nb",
     "boss_flags_nb",
     "boss_special_nb",
     "boss_ranged_spawn_nb",
@@ -173,13 +192,18 @@ def form_col_nb(col, form):
 
 
 @njit(refcount=False)
-def boss_stat_nb(st, tab, col):
-    """Value of per-form column ``col`` for the boss in play in its current form (read only).
+def boss_stat_nb(st, tab, b, col):
+    """Value of per-form column ``col`` for boss ``b`` in its current form (read only).
 
-    E.g. ``boss_stat_nb(st, tab, BO.NATK)``; the attack dice are the columns ``BO.ATK0`` on.
+    E.g. ``boss_stat_nb(st, tab, b, BO.NATK)``; the attack dice are the columns ``BO.ATK0`` on.
     """
-    b = st.g[G.BOSS]
-    return tab.bosses[b, form_col_nb(col, st.g[G.FORM])]
+    return tab.bosses[b, form_col_nb(col, st.g[G.FORM + b])]
+
+
+@njit(refcount=False)
+def in_play_nb(st, b):
+    """True while boss ``b`` is in play (spawned, not yet defeated). Read only."""
+    return 0 <= b < MAX_BOSSES and (st.g[G.IN_PLAY] >> b) & 1 != 0
 
 
 @njit(refcount=False)
@@ -410,22 +434,19 @@ def _nearest_empty_nb(grid, tiles, ar, ac):
 
 
 @njit(refcount=False)
-def spawn_pending_boss_nb(st, tab):
-    """Spawn the lowest-numbered pending boss, unless a boss is in play (TR-398..403).
+def spawn_boss_nb(st, tab, b):
+    """Spawn pending boss ``b`` (TR-398..403); True when it entered play.
 
-    Places piece ``BOSS_ROW`` (kind ``BO.KIND``, role ``ROLE.BOSS``, type the boss id) at
-    the spawn position (module docstring), Form A with its wound tokens, the behaviour deck
+    Places piece ``BOSS_ROW + b`` (kind ``BO.KIND``, role ``ROLE.BOSS``, type ``b``) at the
+    spawn position (module docstring), Form A with its wound tokens, its behaviour deck
     shuffled (2 ``randint_nb`` draws from ``st.rng``) with its top card face up, every
-    player's ``CH.BOSS_TOKENS`` cleared. Writes ``g``, ``pieces``, ``grid`` (OCC),
-    ``chars``, ``rng``, and ``falls``/``tally`` for a walking boss that falls.
-    Returns the boss id spawned, -1 none.
+    player's ``CH.BOSS_TOKENS + b`` cleared. Writes ``g``, ``pieces``, ``grid`` (OCC),
+    ``chars``, ``rng``, and ``falls``/``tally`` for a walking boss that falls. False (nothing
+    written) when ``b`` is not pending, the game is over or no square is empty.
     """
     g = st.g
-    if g[G.BOSS] >= 0 or g[G.OVER] != 0 or g[G.PENDING] == 0:
-        return -1
-    b = 0
-    while not g[G.PENDING] & (1 << b):
-        b += 1
+    if g[G.OVER] != 0 or b < 0 or b >= MAX_BOSSES or not (g[G.PENDING] >> b) & 1:
+        return False
     trig = g[G.TRIGGER + b]
     w = st.grid.shape[2] // TILE_COLS
     ar = 0
@@ -441,9 +462,9 @@ def spawn_pending_boss_nb(st, tab):
                 break
     r, c = _nearest_empty_nb(st.grid, st.tiles, ar, ac)
     if r < 0:
-        return -1
+        return False
     kind = tab.bosses[b, BO.KIND]
-    k = BOSS_ROW
+    k = BOSS_ROW + b
     place_piece_nb(
         st.grid, st.tiles, st.mini, st.pieces, k, kind, r, c, st.falls, st.disc, st.tally
     )
@@ -452,34 +473,55 @@ def spawn_pending_boss_nb(st, tab):
     st.pieces[k, PC.WOUNDS] = 0
     st.pieces[k, PC.SECTION] = -1
     st.pieces[k, PC.TSLOT] = -1
-    g[G.BOSS] = b
-    g[G.FORM] = 0
-    g[G.BOSS_LEFT] = tab.bosses[b, BO.WOUNDS]
+    g[G.FORM + b] = 0
+    g[G.BOSS_LEFT + b] = tab.bosses[b, BO.WOUNDS]
+    deck = G.BEHAV + 3 * b
     for i in range(3):
-        g[G.BEHAV + i] = i
-    shuffle_nb(g[G.BEHAV : G.BEHAV + 3], 3, st.rng)
-    g[G.BEHAV_AT] = 0
-    g[G.BOSS_EXTRA] = 0
+        g[deck + i] = i
+    shuffle_nb(g[deck : deck + 3], 3, st.rng)
+    g[G.BEHAV_AT + b] = 0
+    g[G.BOSS_EXTRA + b] = 0
+    g[G.IN_PLAY] |= 1 << b
     g[G.SPAWNED] |= 1 << b
     g[G.PENDING] &= ~(1 << b)
     for p in range(MAX_PLAYERS):
-        st.chars[p, CH.BOSS_TOKENS] = 0
-    return b
+        st.chars[p, CH.BOSS_TOKENS + b] = 0
+    return True
+
+
+@njit(refcount=False)
+def spawn_pending_bosses_nb(st, tab):
+    """Spawn every pending boss, in boss id order (TR-398..403; several in play, TR-316).
+
+    Each by :func:`spawn_boss_nb` (so the later ones are placed around the earlier ones);
+    a boss with no empty square to go to stays pending. Writes what it writes. Returns the
+    bosses spawned (bit per boss id), 0 for none.
+    """
+    out = 0
+    for b in range(min(tab.bosses.shape[0], MAX_BOSSES)):
+        if (st.g[G.PENDING] >> b) & 1 and spawn_boss_nb(st, tab, b):
+            out |= 1 << b
+    return out
 
 
 # --- behaviour --------------------------------------------------------------------------------
 @njit(refcount=False)
-def boss_flags_nb(st, tab):
-    """``(move, short, ranged)`` of the face-up Behaviour card (1 or 0); zeros with no boss.
+def _face_up_nb(st, b):
+    """The face-up Behaviour card of boss ``b`` (0..2). Read only."""
+    return st.g[G.BEHAV + 3 * b + st.g[G.BEHAV_AT + b]]
 
-    0 is N/A (TR-407). A card that spawns an enemy instead of its ranged attack
-    (``BH.RANGED`` 2, TR-408) gives ``ranged`` 0 (see :func:`boss_ranged_spawn_nb`).
-    Read only.
+
+@njit(refcount=False)
+def boss_flags_nb(st, tab, b):
+    """``(move, short, ranged)`` of boss ``b``'s face-up Behaviour card (1 or 0).
+
+    Zeros when ``b`` is not in play. 0 is N/A (TR-407). A card that spawns an enemy instead
+    of its ranged attack (``BH.RANGED`` 2, TR-408) gives ``ranged`` 0 (see
+    :func:`boss_ranged_spawn_nb`). Read only.
     """
-    b = st.g[G.BOSS]
-    if b < 0:
+    if not in_play_nb(st, b):
         return 0, 0, 0
-    card = st.g[G.BEHAV + st.g[G.BEHAV_AT]]
+    card = _face_up_nb(st, b)
     bh = tab.behaviour
     move = 1 if bh[b, card, BH.MOVE] != 0 else 0
     short = 1 if bh[b, card, BH.SHORT] != 0 else 0
@@ -488,17 +530,17 @@ def boss_flags_nb(st, tab):
 
 
 @njit(refcount=False)
-def boss_summon_nb(st, tab, n):
-    """Spawn ``n`` enemies next to the boss (``SPECIAL.SPAWN``, TR-408); how many spawned.
+def boss_summon_nb(st, tab, b, n):
+    """Spawn ``n`` enemies next to boss ``b`` (``SPECIAL.SPAWN``, TR-408); how many spawned.
 
     Each is drawn by ``foes.spawn_at_nb`` from the tray section of the first free square
     among the boss's 8 neighbours (rows top down, columns left to right); none spawns when
     no neighbour is free or the section has no token. Writes what ``spawn_at_nb`` writes.
     """
-    if st.g[G.BOSS] < 0:
+    if not in_play_nb(st, b):
         return 0
-    r = st.pieces[BOSS_ROW, PC.ROW]
-    c = st.pieces[BOSS_ROW, PC.COL]
+    r = st.pieces[BOSS_ROW + b, PC.ROW]
+    c = st.pieces[BOSS_ROW + b, PC.COL]
     got = 0
     for _ in range(n):
         done = False
@@ -517,28 +559,26 @@ def boss_summon_nb(st, tab, n):
 
 
 @njit(refcount=False)
-def boss_ranged_spawn_nb(st, tab):
-    """The face-up card spawns an enemy instead of its ranged attack (TR-408): spawn it.
+def boss_ranged_spawn_nb(st, tab, b):
+    """Boss ``b``'s face-up card spawns an enemy instead of its ranged attack (TR-408).
 
     Call it in the enemy turn where the ranged attacks begin (before the attacks). Returns
     how many spawned (0 or 1). Writes what :func:`boss_summon_nb` writes.
     """
-    b = st.g[G.BOSS]
-    if b < 0 or st.g[G.OVER] != 0:
+    if not in_play_nb(st, b) or st.g[G.OVER] != 0:
         return 0
-    card = st.g[G.BEHAV + st.g[G.BEHAV_AT]]
-    if tab.behaviour[b, card, BH.RANGED] != 2:
+    if tab.behaviour[b, _face_up_nb(st, b), BH.RANGED] != 2:
         return 0
-    return boss_summon_nb(st, tab, 1)
+    return boss_summon_nb(st, tab, b, 1)
 
 
 @njit(refcount=False)
-def boss_special_nb(st, tab):
-    """The boss's special ability, first thing in the enemy turn (TR-406).
+def boss_special_nb(st, tab, b):
+    """Boss ``b``'s special ability, first thing in the enemy turn (TR-406).
 
-    Fires only when the face-up Behaviour card's ``BH.SPECIAL`` is set. ``SPECIAL.SPAWN``
+    Fires only when its face-up Behaviour card's ``BH.SPECIAL`` is set. ``SPECIAL.SPAWN``
     spawns enemies next to the boss (:func:`boss_summon_nb`), ``HEAL`` writes
-    ``g[G.BOSS_LEFT]``, ``CHARGE`` ``g[G.BOSS_EXTRA]``, ``BURN`` the health of the
+    ``g[G.BOSS_LEFT + b]``, ``CHARGE`` ``g[G.BOSS_EXTRA + b]``, ``BURN`` the health of the
     characters on the boss's tile (``chars``; a death through ``life.die_nb``).
 
     Returns
@@ -547,26 +587,25 @@ def boss_special_nb(st, tab):
         How many enemies ``SPECIAL.SPAWN`` spawned, else 0.
 
     """
-    b = st.g[G.BOSS]
-    if b < 0 or st.g[G.OVER] != 0:
+    if not in_play_nb(st, b) or st.g[G.OVER] != 0:
         return 0
-    card = st.g[G.BEHAV + st.g[G.BEHAV_AT]]
-    if tab.behaviour[b, card, BH.SPECIAL] == 0:
+    if tab.behaviour[b, _face_up_nb(st, b), BH.SPECIAL] == 0:
         return 0
-    form = st.g[G.FORM]
+    form = st.g[G.FORM + b]
     sp = tab.bosses[b, form_col_nb(BO.SPECIAL, form)]
     n = tab.bosses[b, form_col_nb(BO.SPECIAL_N, form)]
     if sp == SPECIAL.SPAWN:
-        return boss_summon_nb(st, tab, n)
+        return boss_summon_nb(st, tab, b, n)
     if sp == SPECIAL.HEAL:
-        st.g[G.BOSS_LEFT] = min(st.g[G.BOSS_LEFT] + n, tab.bosses[b, form_col_nb(BO.WOUNDS, form)])
+        left = st.g[G.BOSS_LEFT + b] + n
+        st.g[G.BOSS_LEFT + b] = min(left, tab.bosses[b, form_col_nb(BO.WOUNDS, form)])
     elif sp == SPECIAL.CHARGE:
-        st.g[G.BOSS_EXTRA] += n
+        st.g[G.BOSS_EXTRA + b] += n
     elif sp == SPECIAL.BURN:
         h = st.grid.shape[1] // LAYERS
         w = st.grid.shape[2] // TILE_COLS
-        br = st.pieces[BOSS_ROW, PC.ROW] // h
-        bc = st.pieces[BOSS_ROW, PC.COL] // w
+        br = st.pieces[BOSS_ROW + b, PC.ROW] // h
+        bc = st.pieces[BOSS_ROW + b, PC.COL] // w
         for p in range(MAX_PLAYERS):
             if _in_world_nb(st, p):
                 if st.pieces[p, PC.ROW] // h == br and st.pieces[p, PC.COL] // w == bc:
@@ -575,19 +614,20 @@ def boss_special_nb(st, tab):
 
 
 @njit(refcount=False)
-def boss_end_turn_nb(st, tab):
-    """After all enemy attacks: discard the face-up Behaviour card, turn the next (TR-409).
+def boss_end_turn_nb(st, tab, b):
+    """After all enemy attacks: boss ``b`` discards its face-up card, turns the next (TR-409).
 
     After the third card the 3 discards are shuffled (2 ``randint_nb`` draws) into a new
-    deck whose top card is turned (TR-410). Writes ``g[G.BEHAV..]``, ``g[G.BEHAV_AT]``,
-    ``rng``.
+    deck whose top card is turned (TR-410). Writes ``g[G.BEHAV + 3 * b ..]``,
+    ``g[G.BEHAV_AT + b]``, ``rng``.
     """
-    if st.g[G.BOSS] < 0:
+    if not in_play_nb(st, b):
         return
-    st.g[G.BEHAV_AT] += 1
-    if st.g[G.BEHAV_AT] >= 3:
-        shuffle_nb(st.g[G.BEHAV : G.BEHAV + 3], 3, st.rng)
-        st.g[G.BEHAV_AT] = 0
+    st.g[G.BEHAV_AT + b] += 1
+    if st.g[G.BEHAV_AT + b] >= 3:
+        deck = G.BEHAV + 3 * b
+        shuffle_nb(st.g[deck : deck + 3], 3, st.rng)
+        st.g[G.BEHAV_AT + b] = 0
 
 
 # --- displacement and the boss's move ---------------------------------------------------------
@@ -654,25 +694,28 @@ def displace_nb(st, tab, j):
 
 
 @njit(refcount=False)
-def boss_step_nb(st, tab, dr, dc):
-    """The boss makes one step (dr, dc), displacing a piece in the square it enters.
+def boss_step_nb(st, tab, b, dr, dc):
+    """Boss ``b`` makes one step (dr, dc), displacing a piece in the square it enters.
 
     The step must be one an enemy of the boss's kind may make
-    (:func:`~simlib.games.terraria.enemy.enemy_can_step_nb`); a walking boss then falls (no
-    fall damage), stopping on any piece below. Pieces stacked on the square the boss left
-    fall (TR-137). Writes what :func:`displace_nb` writes and the boss's piece. Returns
-    False (nothing changes) when the step is not allowed.
+    (:func:`~simlib.games.terraria.enemy.enemy_can_step_nb`) into a square no other boss
+    holds (only characters and enemy tokens are displaced, TR-139); a walking boss then
+    falls (no fall damage), stopping on any piece below. Pieces stacked on the square the
+    boss left fall (TR-137). Writes what :func:`displace_nb` writes and the boss's piece.
+    Returns False (nothing changes) when the step is not allowed.
     """
-    k = BOSS_ROW
+    k = BOSS_ROW + b
     kind = st.pieces[k, PC.KIND]
     r = st.pieces[k, PC.ROW]
     c = st.pieces[k, PC.COL]
     if not enemy_can_step_nb(st.grid, st.tiles, kind, r, c, dr, dc):
         return False
-    was = _leave_nb(st.grid, st.pieces, k)
     nr = r + dr
     nc = c + dc
     j = st.grid[P.OCC, nr, nc] - 1
+    if j >= 0 and st.pieces[j, PC.ROLE] == ROLE.BOSS:
+        return False  # another boss is no token to displace (TR-139)
+    was = _leave_nb(st.grid, st.pieces, k)
     if j >= 0:
         st.grid[P.OCC, nr, nc] = 0
         displace_nb(st, tab, j)
@@ -690,27 +733,27 @@ def boss_step_nb(st, tab, dr, dc):
 
 
 @njit(refcount=False)
-def boss_move_nb(st, tab):
-    """The boss's move in the enemy turn (TR-405, TR-138..141), when its card says move.
+def boss_move_nb(st, tab, b):
+    """Boss ``b``'s move in the enemy turn (TR-405, TR-138..141), when its card says move.
 
     Squares allowed: :func:`~simlib.games.terraria.enemy.moves_allowed_nb` with the form's
-    movement, plus this turn's ``CHARGE`` (``g[G.BOSS_EXTRA]``, cleared here), toward the
-    nearest character. Carries the plan out with :func:`boss_step_nb`, then settles the
-    fall damage of the characters it made fall (displaced, or dropped off a stack), which
-    consumes those fall events. Writes ``g``, ``pieces``, ``grid``, ``chars``, ``falls``,
+    movement, plus this turn's ``CHARGE`` (``g[G.BOSS_EXTRA + b]``, cleared here), toward
+    the nearest character; squares other bosses hold are neither crossed nor ended in.
+    Carries the plan out with :func:`boss_step_nb`, then settles the fall damage of the
+    characters it made fall (displaced, or dropped off a stack), which consumes those fall
+    events. Writes ``g``, ``pieces``, ``grid``, ``chars``, ``falls``,
     ``tally``, ``disc``, ``tiles``/``mini``, ``tray``, ``rng`` and the search scratch
     (``dist``, ``how``, ``queue``, ``path``). Returns the steps taken.
     """
-    b = st.g[G.BOSS]
-    if b < 0 or st.g[G.OVER] != 0:
+    if not in_play_nb(st, b) or st.g[G.OVER] != 0:
         return 0
-    extra = st.g[G.BOSS_EXTRA]
-    st.g[G.BOSS_EXTRA] = 0
-    move, short, ranged = boss_flags_nb(st, tab)
+    extra = st.g[G.BOSS_EXTRA + b]
+    st.g[G.BOSS_EXTRA + b] = 0
+    move, short, ranged = boss_flags_nb(st, tab, b)
     if move == 0:
         return 0
-    k = BOSS_ROW
-    movement = tab.bosses[b, form_col_nb(BO.MOVEMENT, st.g[G.FORM])]
+    k = BOSS_ROW + b
+    movement = tab.bosses[b, form_col_nb(BO.MOVEMENT, st.g[G.FORM + b])]
     epoch = sight_epoch_nb(st.tiles, st.g[G.SIGHT])
     n = moves_allowed_nb(st.grid, st.tiles, st.pieces, k, movement, st.seen, epoch) + extra
     target = nearest_character_nb(st.grid, st.tiles, st.pieces, k)
@@ -729,7 +772,7 @@ def boss_move_nb(st, tab):
     n0 = st.tally[T.FALLS]
     done = 0
     for i in range(s):
-        if not boss_step_nb(st, tab, DIRS[st.path[i], 0], DIRS[st.path[i], 1]):
+        if not boss_step_nb(st, tab, b, DIRS[st.path[i], 0], DIRS[st.path[i], 1]):
             break
         done += 1
     _settle_falls_nb(st, tab, n0)
@@ -738,46 +781,46 @@ def boss_move_nb(st, tab):
 
 # --- wounds, defeat and loot ------------------------------------------------------------------
 @njit(refcount=False)
-def wound_boss_nb(st, tab, p, wounds):
-    """Player ``p`` inflicts ``wounds`` wounds on the boss in play (TR-412..415, TR-425).
+def wound_boss_nb(st, tab, p, b, wounds):
+    """Player ``p`` inflicts ``wounds`` wounds on boss ``b`` (TR-412..415, TR-425).
 
-    Writes ``g`` (BOSS_LEFT, FORM; on defeat BOSS, DEFEATED, OVER for a ``BO.WIN`` boss),
-    ``chars[p, CH.BOSS_TOKENS]``, ``cnt`` (BOSS + id, BOSSES) and, on defeat, ``pieces``/
-    ``grid`` (the boss leaves the world; pieces stacked on it fall, their events left in
-    ``falls`` for the caller). The Loot card is the caller's to hand out with
-    :func:`boss_loot_nb`.
+    Writes ``g`` (``BOSS_LEFT + b``, ``FORM + b``; on defeat ``IN_PLAY``, ``DEFEATED``,
+    ``OVER`` for a ``BO.WIN`` boss), ``chars[p, CH.BOSS_TOKENS + b]``, ``cnt`` (BOSS + id,
+    BOSSES) and, on defeat, ``pieces``/``grid`` (the boss leaves the world; pieces stacked
+    on it fall, their events left in ``falls`` for the caller). The Loot card is the
+    caller's to hand out with :func:`boss_loot_nb`.
 
     Returns
     -------
     int
-        2 when the boss was defeated, 1 when it flipped to Form B, else 0.
+        2 when the boss was defeated, 1 when it flipped to Form B, else 0 (also when ``b``
+        is not in play).
 
     """
-    b = st.g[G.BOSS]
-    if b < 0:
+    if not in_play_nb(st, b):
         return 0
     out = 0
     for _ in range(wounds):
-        st.g[G.BOSS_LEFT] -= 1
-        st.chars[p, CH.BOSS_TOKENS] += 1
-        if st.g[G.BOSS_LEFT] > 0:
+        st.g[G.BOSS_LEFT + b] -= 1
+        st.chars[p, CH.BOSS_TOKENS + b] += 1
+        if st.g[G.BOSS_LEFT + b] > 0:
             continue
-        if st.g[G.FORM] == 0:
-            st.g[G.FORM] = 1
-            st.g[G.BOSS_LEFT] = tab.bosses[b, form_col_nb(BO.WOUNDS, 1)]
+        if st.g[G.FORM + b] == 0:
+            st.g[G.FORM + b] = 1
+            st.g[G.BOSS_LEFT + b] = tab.bosses[b, form_col_nb(BO.WOUNDS, 1)]
             out = 1
-            if st.g[G.BOSS_LEFT] > 0:
+            if st.g[G.BOSS_LEFT + b] > 0:
                 continue
         st.g[G.DEFEATED] |= 1 << b
+        st.g[G.IN_PLAY] &= ~(1 << b)
         st.cnt[CNT.BOSS + b] = 1
         st.cnt[CNT.BOSSES] += 1
         remove_piece_nb(
-            st.grid, st.tiles, st.mini, st.pieces, BOSS_ROW, st.falls, st.disc, st.tally
+            st.grid, st.tiles, st.mini, st.pieces, BOSS_ROW + b, st.falls, st.disc, st.tally
         )
-        st.g[G.BOSS] = -1
-        st.g[G.FORM] = 0
-        st.g[G.BOSS_LEFT] = 0
-        st.g[G.BOSS_EXTRA] = 0
+        st.g[G.FORM + b] = 0
+        st.g[G.BOSS_LEFT + b] = 0
+        st.g[G.BOSS_EXTRA + b] = 0
         if tab.bosses[b, BO.WIN] != 0 and st.g[G.OVER] == 0:
             st.g[G.OVER] = OUT.WON_WALL_OF_FLESH
         return 2
@@ -788,14 +831,15 @@ def wound_boss_nb(st, tab, p, wounds):
 def boss_loot_nb(st, tab, b, out):
     """Split boss ``b``'s Loot card among the players (TR-417, TR-419).
 
-    Players ``0 .. g[G.PLAYERS] - 1`` are ranked by ``CH.BOSS_TOKENS`` (most first, ties:
+    Players ``0 .. g[G.PLAYERS] - 1`` are ranked by the wound tokens each took from ``b``
+    (``CH.BOSS_TOKENS + b``; most first, ties:
     lower number). A ``COINS`` entry is split evenly, the remainder one coin each in rank
     order; every other entry goes to the next player in rank order (dealt in turn).
 
     Parameters
     ----------
     st : State
-        Read only (``g[G.PLAYERS]``, ``chars[:, CH.BOSS_TOKENS]``).
+        Read only (``g[G.PLAYERS]``, ``chars[:, CH.BOSS_TOKENS + b]``).
     tab : Tables
         Read only (``boss_loot``).
     b : int
@@ -811,9 +855,10 @@ def boss_loot_nb(st, tab, b, out):
     """
     n = max(1, min(st.g[G.PLAYERS], MAX_PLAYERS))
     rank = [0, 1, 2, 3]
+    col = CH.BOSS_TOKENS + b
     for i in range(n):  # insertion sort, stable: most tokens first, then lower number
         j = i
-        while j > 0 and st.chars[rank[j], CH.BOSS_TOKENS] > st.chars[rank[j - 1], CH.BOSS_TOKENS]:
+        while j > 0 and st.chars[rank[j], col] > st.chars[rank[j - 1], col]:
             t = rank[j]
             rank[j] = rank[j - 1]
             rank[j - 1] = t

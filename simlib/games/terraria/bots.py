@@ -7,8 +7,10 @@ Every bot plays the same turn loop with its own weights (``bp``, a float64 vecto
    an equipment card or armor set its owner does not use goes to the teammate whose best
    card of that slot (best set) it beats by the most tiers (at least ``gift_min``).
 1. Before drawing: the best owned card on top of each equipment slot and the best owned
-   armor set worn (by the data's ``TIER``; TR-208, TR-218); the worn set regains its
-   ``mana_regen`` (``engine.armor_mana_nb``, TR-357).
+   armor set worn (by the data's ``TIER``; TR-208, TR-218), except that a weapon without
+   short range gives way to the best owned one with it while an enemy or boss stands
+   next to the character (TR-260); the worn set regains its ``mana_regen``
+   (``engine.armor_mana_nb``, TR-357).
 2. Draw a hand (the ready slot's card is taken only if it is not a debuff), then play:
    a debuff card is put into the ready slot instead when the slot is free of another
    debuff (TR-108..111: it never comes back unless drawn), the rest are played; a card with
@@ -22,16 +24,20 @@ Every bot plays the same turn loop with its own weights (``bp``, a float64 vecto
    wants (the Nurse, an inventory slot, a Merchant card, at sunrise the Demolitionist's
    bomb) that it is short of by at most ``coin_ask`` coins is topped up by the richest
    teammates (``life.top_up_coins_nb``, TR-197).
-4. Action points: collect adjacent crystals and stars; attack what the weapon reaches when
-   the fight weight says so (lowest wounds left first; the boss first); open an adjacent
-   chest; chop an adjacent tree while Wood is short; dig an adjacent resource block;
-   otherwise walk (digging where it must) toward the best goal of a cost-bounded search:
-   each square scores ``explore`` x new tiles its tile would reveal + ``deep`` x its layer +
-   ``chest`` / ``mine`` / ``wood`` / ``fight`` for what is next to it, divided by
-   ``1 + cost``. The plan is kept while each step lands where the search said it would;
-   at the goal the next one is the best square beyond it on the same search's tree (priced
-   by the cost beyond it), and a new search is made only when nothing there is worth
-   going to, or an action fails or ends elsewhere. The search does not count the bot's
+4. Action points: collect adjacent crystals and stars; spend lenses at an altar and the
+   Guide Voodoo Doll next to lava; attack what the weapon reaches when the fight weight
+   says so (a boss first, :func:`boss_target_nb`: the Wall of Flesh, else the boss with
+   the fewest wound tokens left; then the enemy with the fewest wounds left); open an
+   adjacent chest; chop an adjacent tree while Wood is short; dig an adjacent resource
+   block; otherwise walk (digging where it must) toward the best goal of a cost-bounded
+   search: each square scores ``explore`` x new tiles its tile would reveal + ``deep`` x
+   its layer + ``chest`` / ``mine`` / ``wood`` / ``fight`` for what is next to it (an
+   enemy or boss only for a weapon with short range: a ranged one cannot hit a
+   neighbour), plus the Fight goals below, divided by ``1 + cost``. The plan is kept
+   while each step lands where the search said it would; at the goal the next one is the
+   best square beyond it on the same search's tree (priced by the cost beyond it), and a
+   new search is made only when nothing there is worth going to, or an action fails or
+   ends elsewhere. The search does not count the bot's
    own piece as holding anything up (it leaves its square when it steps; counting it
    planned steps straight up into open air, a fall back, and the same plan again).
    Before digging a resource it has no room for, the bot counts on a teammate with room
@@ -41,9 +47,21 @@ Every bot plays the same turn loop with its own weights (``bp``, a float64 vecto
 
 Bots: ``explorer`` (tiles, depth and chests first), ``builder`` (the default and the
 strongest on Hard: wood, houses and gear first) and ``fighter`` (hunts enemies and
-bosses). All read the current objectives (:func:`turn_weights_nb`): each player pushes one
-of the chains the team still needs hardest (player ``p`` the ``p mod needed``-th most
-advanced).
+bosses). All read the current objectives (:func:`turn_weights_nb`): the team chooses the
+chains it still needs, the most advanced first, and each player pushes one of them
+hardest (player ``p`` the ``p mod needed``-th most advanced).
+
+Bosses. Several may be in play at once (``bosses`` module docstring). The Fight chain's
+boss objectives are goals when the team chose the Fight chain (:func:`fight_goal_nb`): a
+boss it asks for that is in play is worth ``BP.BOSS`` more beside it; one still to call is
+called: King Slime by slimes (``BP.SLIME`` beside a slime), the Eye of Cthulhu by lenses
+(``BP.LENS`` beside an enemy that drops them, until the team holds 3; then the player
+holding most takes the others' lenses, :func:`pool_lenses_nb`, and goes to an altar,
+``BP.ALTAR``). The player who pushes the Fight chain travels to where that is done when it
+is beyond its own layer (``BP.TRAVEL``: each row nearer outweighs any other goal; on the
+way it digs no resource and attacks only what the goal asks for). A character the bosses
+in play could knock out in one enemy turn flees them (:func:`flee_weight_nb`: it attacks
+no boss and no square beside one is worth going to).
 """
 
 from __future__ import annotations
@@ -54,6 +72,9 @@ from simlib.core.jit import njit
 from simlib.games.terraria import bosses, cards, engine, life
 from simlib.games.terraria.layout import (
     AR,
+    BO,
+    BOSS_ROW,
+    BOSS_SPAWN,
     BP_COIN_ASK,
     CF,
     CH,
@@ -63,12 +84,14 @@ from simlib.games.terraria.layout import (
     EN,
     EQ,
     HO,
+    MAX_BOSSES,
     MAX_PLAYERS,
     MAX_WEIGHTS,
     N_PIECES,
     NPC,
     OB,
     PILE,
+    RANGE,
     RK,
     ROLE,
     RU,
@@ -172,7 +195,18 @@ class _Bp(NamedTuple):
     MAX_LAYER: int = 18  # deepest layer index sought this turn
     PLATFORMS: int = 19  # 1: an objective asks for platforms
     ROPES: int = 20  # 1: an objective asks for ropes
-    N: int = 21
+    FLEE: int = 21  # > 0: a square next to a boss costs this (the character is too weak)
+    BOSS: int = 22  # a square next to a boss is worth this more (a Fight goal)
+    SLIME: int = 23  # a square next to a slime is worth this more (King Slime's meter)
+    LENS: int = 24  # a square next to an enemy that drops lenses is worth this more
+    ALTAR: int = 25  # a square on or next to an altar is worth this (lenses to spend)
+    LENS_RES: int = 26  # the Lens's resource id (``RU.LENS``), for ``LENS``
+    MELEE: int = 27  # 1: the weapon on top has short range (it hits what stands beside it)
+    TRAVEL: int = 28  # > 0: each row a square lies nearer ``TO_ROW`` than ``FROM_ROW`` is
+    #                   worth this (a Fight goal out of the search's reach, up or down)
+    TO_ROW: int = 29  # the row the bot travels to
+    FROM_ROW: int = 30  # the row the bot searches from (set before each search)
+    N: int = 31
 
 
 BP = _Bp()
@@ -188,6 +222,10 @@ assert BP.N <= MAX_WEIGHTS  # noqa: S101 - the weights live in st.wts
 # climb back alone is worth the price of a fall in these modes, and the default stays 6
 # (records unchanged): falls are too rarely harmful on this content for the mode to pay.
 FALL_SAFE = 6.0
+
+# What each row nearer the row a Fight goal calls a player to is worth (``BP.TRAVEL``): more
+# than any other goal, so the player who pushes the Fight chain goes there first.
+TRAVEL = 1000.0
 
 # name -> (id, defaults in PARAM_NAMES order, description)
 # The search budget is 10 action points, not 12: the path search is a large share of a
@@ -219,13 +257,28 @@ BOTS = {
 def gear_up_nb(st, tab, p):
     """Best owned equipment on top of each slot and best owned armor worn (TR-208, TR-218).
 
-    Nothing changes once ``p`` has drawn this round (TR-210, TR-220).
+    The best by tier, except on the Sword slot when an enemy or boss stands next to ``p``
+    and that weapon has no short range (it cannot hit a neighbour, TR-260): then the best
+    owned weapon with short range, if any. Nothing changes once ``p`` has drawn this round
+    (TR-210, TR-220).
     """
     if st.g[G.DRAWN] & (1 << p):
         return
     ch = st.chars[p]
     for s in range(4):
         ch[CH.WEAPON + s] = _best_gear_nb(st, tab, p, s)
+    w = ch[CH.WEAPON]
+    if w >= 0 and tab.equip[w, EQ.RANGE] & RANGE.SHORT == 0 and _enemy_near_nb(st, p, 1):
+        best = -1
+        bt = -1
+        for e in range(tab.equip.shape[0]):
+            if st.owned[p, e] <= 0 or tab.equip[e, EQ.SLOT] != SLOT.WEAPON:
+                continue
+            if tab.equip[e, EQ.RANGE] & RANGE.SHORT and tab.equip[e, EQ.TIER] > bt:
+                best = e
+                bt = tab.equip[e, EQ.TIER]
+        if best >= 0:
+            ch[CH.WEAPON] = best
     col = _best_gear_nb(st, tab, p, 4)
     best = col - tab.equip.shape[0] if col >= 0 else -1
     if best != ch[CH.ARMOR]:
@@ -858,8 +911,11 @@ def _tile_gain_nb(grid, tiles, r, c):
 
 
 @njit(refcount=False)
-def _square_value_nb(grid, tiles, pieces, res_dig, res_struct, r, c, bp, wood_short):
-    """What standing in (r, c) is worth to ``p`` (see the module docstring)."""
+def _square_value_nb(grid, tiles, pieces, enemies, res_dig, res_struct, r, c, bp, wood_short):
+    """What standing in (r, c) is worth to ``p`` (see the module docstring).
+
+    ``enemies`` is the bestiary (``tab.enemies``: which enemies are slimes or drop lenses).
+    """
     h = grid.shape[1] // LAYERS
     layer = r // h
     deep = min(layer, bp[BP.MAX_LAYER])
@@ -867,8 +923,11 @@ def _square_value_nb(grid, tiles, pieces, res_dig, res_struct, r, c, bp, wood_sh
     v = bp[BP.EXPLORE] * _tile_gain_nb(grid, tiles, r, c) + bp[BP.DEEP] * (deep - 3 * over)
     if over > 0:
         v -= bp[BP.EXPLORE] * _tile_gain_nb(grid, tiles, r, c)
+    if bp[BP.TRAVEL] > 0:
+        v += bp[BP.TRAVEL] * (abs(bp[BP.FROM_ROW] - bp[BP.TO_ROW]) - abs(r - bp[BP.TO_ROW]))
     rows = grid.shape[1]
     cols = grid.shape[2]
+    altar = bp[BP.ALTAR] > 0 and grid[P.FEAT, r, c] & FEAT.ALTAR != 0  # on it (TR-397)
     for dr in range(-1, 2):
         for dc in range(-1, 2):
             tr = r + dr
@@ -876,6 +935,8 @@ def _square_value_nb(grid, tiles, pieces, res_dig, res_struct, r, c, bp, wood_sh
             if (dr == 0 and dc == 0) or tr < 0 or tc < 0 or tr >= rows or tc >= cols:
                 continue
             f = grid[P.FEAT, tr, tc]
+            if f & FEAT.ALTAR:
+                altar = bp[BP.ALTAR] > 0
             if f & FEAT.CHEST and not f & (FEAT.OPENED | FEAT.HOUSE):  # TR-235 reading
                 v += bp[BP.CHEST]
             if wood_short and f & FEAT.TREE and not f & (FEAT.ACORN | FEAT.HOUSE):  # TR-237
@@ -889,10 +950,22 @@ def _square_value_nb(grid, tiles, pieces, res_dig, res_struct, r, c, bp, wood_sh
             k = grid[P.OCC, tr, tc] - 1
             if k >= MAX_PLAYERS:
                 role = pieces[k, PC.ROLE]
-                if role == ROLE.ENEMY or role == ROLE.BOSS:
+                if role == ROLE.BOSS:
+                    if bp[BP.FLEE] > 0:
+                        v -= bp[BP.FLEE]
+                    elif bp[BP.MELEE] != 0:  # a ranged weapon cannot hit it from here
+                        v += bp[BP.FIGHT] + bp[BP.BOSS]
+                elif role == ROLE.ENEMY and bp[BP.MELEE] != 0:
                     v += bp[BP.FIGHT]
+                    e = pieces[k, PC.TYPE]
+                    if enemies[e, EN.SLIME] != 0:
+                        v += bp[BP.SLIME]
+                    if enemies[e, EN.LOOT_RES] > 0 and enemies[e, EN.LOOT_RES] == bp[BP.LENS_RES]:
+                        v += bp[BP.LENS]
                 elif role == ROLE.CRYSTAL or role == ROLE.STAR:
                     v += bp[BP.CHEST]
+    if altar:
+        v += bp[BP.ALTAR]
     return v
 
 
@@ -904,14 +977,14 @@ def pick_goal_nb(st, tab, p, bp, n, under=-1):
     square ``under`` (where ``p`` stands now), at their cost beyond it.
     """
     wood_short = _team_wood_nb(st, tab) < bp[BP.WOOD_TARGET]
-    return _pick_goal_nb(st.grid, st.tiles, st.pieces, st.bdist, st.bfrom, st.bqueue,
-                         tab.res_dig, tab.res_struct, st.pieces[p, PC.ROW],
+    return _pick_goal_nb(st.grid, st.tiles, st.pieces, tab.enemies, st.bdist, st.bfrom,
+                         st.bqueue, tab.res_dig, tab.res_struct, st.pieces[p, PC.ROW],
                          st.pieces[p, PC.COL], bp, n, wood_short, under)
 
 
 @njit(refcount=False)
-def _pick_goal_nb(grid, tiles, pieces, bdist, bfrom, bqueue, res_dig, res_struct, r0, c0, bp,
-                  n, wood_short, under):
+def _pick_goal_nb(grid, tiles, pieces, enemies, bdist, bfrom, bqueue, res_dig, res_struct, r0,
+                  c0, bp, n, wood_short, under):
     """:func:`pick_goal_nb` on plain arrays."""
     cols = grid.shape[2]
     d0 = 0
@@ -936,7 +1009,7 @@ def _pick_goal_nb(grid, tiles, pieces, bdist, bfrom, bqueue, res_dig, res_struct
                 up = bfrom[up // cols, up % cols] // 18
             if up != under:
                 continue
-        v = _square_value_nb(grid, tiles, pieces, res_dig, res_struct, r, c, bp,
+        v = _square_value_nb(grid, tiles, pieces, enemies, res_dig, res_struct, r, c, bp,
                              wood_short) / (1.0 + d - d0)
         if v > bv:
             bv = v
@@ -969,6 +1042,45 @@ def first_move_nb(st, p, goal):
 
 # --- action points --------------------------------------------------------------------------
 @njit(refcount=False)
+def boss_target_nb(st, tab, p, bp):
+    """The boss ``p`` attacks first: its ``pieces`` row, -1 for none (read only).
+
+    Among the bosses its weapon reaches now: the Wall of Flesh (its defeat wins the game),
+    else the one with the fewest wound tokens left to defeat it (:func:`boss_left_nb`: the
+    sooner one falls, the sooner its attacks stop), ties the lower id. None while ``p``
+    flees the bosses (``bp[BP.FLEE] > 0``).
+    """
+    if bp[BP.FLEE] > 0:
+        return -1
+    best = -1
+    bl = 1 << 20
+    epoch = engine.sight_epoch_nb(st)
+    for k in range(BOSS_ROW, N_PIECES):
+        if st.pieces[k, PC.KIND] == KIND.NONE or st.pieces[k, PC.ROLE] != ROLE.BOSS:
+            continue
+        b = st.pieces[k, PC.TYPE]
+        left = boss_left_nb(st, tab, b)
+        if tab.bosses[b, BO.WIN] != 0:
+            left -= 1 << 10
+        if left >= bl:
+            continue
+        if engine.weapon_reaches_nb(st.pieces, st.chars, st.grid, st.tiles, tab.equip, st.seen,
+                                    epoch, p, k):  # fmt: skip
+            bl = left
+            best = k
+    return best
+
+
+@njit(refcount=False)
+def _wanted_enemy_nb(enemies, e, bp):
+    """True when bestiary enemy ``e`` is one a Fight goal asks for (a slime, a lens)."""
+    if bp[BP.SLIME] > 0 and enemies[e, EN.SLIME] != 0:
+        return True
+    res = enemies[e, EN.LOOT_RES]
+    return bp[BP.LENS] > 0 and res > 0 and res == bp[BP.LENS_RES]
+
+
+@njit(refcount=False)
 def _adjacent_acts_nb(st, tab, p, bp):
     """One action on something next to ``p`` (or in weapon reach). True if one was taken."""
     r = st.pieces[p, PC.ROW]
@@ -997,7 +1109,6 @@ def _adjacent_acts_nb(st, tab, p, bp):
     ch = st.chars[p]
     fight = bp[BP.FIGHT] > 0
     if fight and (ch[CH.AP] > 0 or ch[CH.MANA] > 0):
-        best = -1
         bl = 1 << 20
         pieces = st.pieces  # read once
         chars = st.chars
@@ -1007,25 +1118,22 @@ def _adjacent_acts_nb(st, tab, p, bp):
         enemies = tab.enemies
         seen = st.seen
         epoch = engine.sight_epoch_nb(st)
-        # a boss in reach first, else the enemy in reach with the fewest wounds left (the
-        # first such): an enemy with no fewer wounds left than the best so far cannot be
-        # chosen, so its reach and line of sight (the costly part) are not looked at
-        for k in range(MAX_PLAYERS, N_PIECES):
-            if pieces[k, PC.KIND] == KIND.NONE:
+        # a boss in reach first (:func:`boss_target_nb`); else the enemy in reach with the
+        # fewest wounds left (the first such): an enemy with no fewer wounds left than the
+        # best so far cannot be chosen, so its reach and line of sight (the costly part)
+        # are not looked at
+        best = boss_target_nb(st, tab, p, bp)
+        travelling = bp[BP.TRAVEL] > 0
+        for k in range(MAX_PLAYERS, BOSS_ROW if best < 0 else MAX_PLAYERS):
+            if pieces[k, PC.KIND] == KIND.NONE or pieces[k, PC.ROLE] != ROLE.ENEMY:
                 continue
-            role = pieces[k, PC.ROLE]
-            if role != ROLE.ENEMY and role != ROLE.BOSS:
+            if travelling and not _wanted_enemy_nb(enemies, pieces[k, PC.TYPE], bp):
+                continue  # on its way, a bot spends no point on what it does not want
+            left = enemies[pieces[k, PC.TYPE], EN.WOUNDS] - pieces[k, PC.WOUNDS]
+            if left >= bl:
                 continue
-            left = 0
-            if role != ROLE.BOSS:
-                left = enemies[pieces[k, PC.TYPE], EN.WOUNDS] - pieces[k, PC.WOUNDS]
-                if left >= bl:
-                    continue
             if not engine.weapon_reaches_nb(pieces, chars, grid, tiles, equip, seen, epoch, p, k):
                 continue
-            if role == ROLE.BOSS:
-                best = k
-                break
             bl = left
             best = k
         if best >= 0 and engine.attack_action_nb(st, tab, p, best) >= 0:
@@ -1048,7 +1156,7 @@ def _adjacent_acts_nb(st, tab, p, bp):
                     return True
             res = st.grid[P.RES, tr, tc]
             if res > 0 and st.grid[P.SQ, tr, tc] == SQ.BLOCK and tab.res_struct[res] == 0:
-                if bp[BP.MINE] > 0 and make_room_nb(st, tab, p, res, bp):
+                if bp[BP.MINE] > 0 and bp[BP.TRAVEL] <= 0 and make_room_nb(st, tab, p, res, bp):
                     if engine.dig_action_nb(st, tab, p, tr, tc):
                         return True
     return False
@@ -1079,6 +1187,7 @@ def spend_points_nb(st, tab, p, bp):
             goal = pick_goal_nb(st, tab, p, bp, n, reached)
         reached = -1
         if goal < 0:
+            bp[BP.FROM_ROW] = st.pieces[p, PC.ROW]
             n = search_nb(st, tab, p, budget, fall_pen)
             goal = pick_goal_nb(st, tab, p, bp, n)
             if goal < 0:
@@ -1127,7 +1236,10 @@ def turn_weights_nb(st, tab, p, bp, w):
     rises to it); chests -> chest; a resource -> that resource's blocks (Wood -> trees);
     enemies and slimes -> fight; life crystals and fallen stars -> the chest weight (tokens
     are valued like chests); platforms and ropes -> placed as free actions. The depth cap is
-    ``depth_base`` plus the worn armor's tier.
+    ``depth_base`` plus the worn armor's tier. When the Fight chain is one of the chains the
+    team chose (the ``needed`` most advanced) and its current objective asks for a boss,
+    the way to that boss is a goal too (:func:`fight_goal_nb`). With bosses in play, a
+    character they could knock out flees them (:func:`flee_weight_nb`).
     """
     for i in range(bp.shape[0]):
         w[i] = bp[i]
@@ -1136,14 +1248,22 @@ def turn_weights_nb(st, tab, p, bp, w):
     w[BP.TARGET_RES] = 0
     w[BP.PLATFORMS] = 0
     w[BP.ROPES] = 0
+    w[BP.FLEE] = 0
+    w[BP.BOSS] = 0
+    w[BP.SLIME] = 0
+    w[BP.LENS] = 0
+    w[BP.ALTAR] = 0
+    w[BP.LENS_RES] = tab.rules[RU.LENS]
+    wp = st.chars[p, CH.WEAPON]
+    w[BP.MELEE] = 1.0 if wp >= 0 and tab.equip[wp, EQ.RANGE] & RANGE.SHORT else 0.0
     g = st.g
     # the team splits the chains it needs: player p pushes the (p mod needed)-th most
     # advanced unfinished chain harder (boost squared), the others at the plain boost
     need = max(1, g[G.CHAINS_NEEDED] - g[G.CHAINS])
     want = p % need
     focus = -1
-    taken = 0  # bits of chains already ranked
-    for _ in range(want + 1):
+    taken = 0  # bits of chains already ranked: the chains the team chose
+    for i in range(need):
         best = -1
         for chain in range(4):
             if g[G.OBJ + chain] >= 10 or taken & (1 << chain):
@@ -1152,8 +1272,11 @@ def turn_weights_nb(st, tab, p, bp, w):
                 best = chain
         if best < 0:
             break
-        focus = best
+        if i == want:
+            focus = best
         taken |= 1 << best
+    to_row = -1
+    ceiling = False
     for chain in range(4):
         at = g[G.OBJ + chain]
         if at >= 10:
@@ -1191,7 +1314,216 @@ def turn_weights_nb(st, tab, p, bp, w):
             w[BP.PLATFORMS] = 1
         elif cnt == CNT.ROPES:
             w[BP.ROPES] = 1
+        elif (cnt == CNT.BOSS or cnt == CNT.BOSSES) and taken & (1 << chain):
+            weight = max(bp[BP.FIGHT], 1.0) * boost
+            to, stay = fight_goal_nb(st, tab, p, w, row, weight)
+            if chain == focus:
+                to_row = to
+                ceiling = stay
+    w[BP.TRAVEL] = 0
+    w[BP.TO_ROW] = 0
+    if to_row >= 0:  # the chain p pushes calls it to where its boss's criterion is met
+        h = st.grid.shape[1] // LAYERS
+        r = st.pieces[p, PC.ROW]
+        if ceiling:  # up to that layer, and no deeper while there
+            w[BP.MAX_LAYER] = min(w[BP.MAX_LAYER], to_row // h)
+            far = r // h > to_row // h
+        else:  # to that row, however deep
+            w[BP.MAX_LAYER] = max(w[BP.MAX_LAYER], to_row // h)
+            far = abs(r - to_row) > 1
+        if far:
+            w[BP.TRAVEL] = TRAVEL
+            w[BP.TO_ROW] = to_row
     w[BP.MAX_LAYER] = min(max(w[BP.MAX_LAYER], 0), LAYERS - 1)
+    w[BP.FLEE] = flee_weight_nb(st, tab, p)
+
+
+@njit(refcount=False)
+def boss_left_nb(st, tab, b):
+    """Wound tokens still to take off boss ``b`` (in play) to defeat it. Read only."""
+    left = st.g[G.BOSS_LEFT + b]
+    if st.g[G.FORM + b] == 0:
+        left += tab.bosses[b, bosses.form_col_nb(BO.WOUNDS, 1)]
+    return left
+
+
+@njit(refcount=False)
+def flee_weight_nb(st, tab, p):
+    """What a square next to a boss costs ``p`` this turn: 1000.0 to flee, else 0.0.
+
+    ``p`` flees the bosses in play when they could take all its health in one enemy turn
+    were it next to them all: a mob of bosses is its strongest member's dice plus one die
+    of each other (TR-344..346), each die at most 1 health, so ``p`` flees at or below
+    ``dice of the boss with most + bosses - 1`` health. A fleeing bot attacks no boss and
+    no square next to one is worth going to (the cost outweighs any goal). Read only.
+    """
+    live = st.g[G.IN_PLAY]
+    if live == 0:
+        return 0.0
+    n = 0
+    top = 0
+    for b in range(MAX_BOSSES):
+        if (live >> b) & 1:
+            n += 1
+            top = max(top, bosses.boss_stat_nb(st, tab, b, BO.NATK))
+    return 1000.0 if st.chars[p, CH.HP] <= top + n - 1 else 0.0
+
+
+@njit(refcount=False)
+def _boss_of_nb(tab, code, evil):
+    """Boss id whose criterion is ``code`` in a world of ``evil`` (0 Corruption), -1 none."""
+    for b in range(min(tab.bosses.shape[0], MAX_BOSSES)):
+        ev = tab.bosses[b, BO.EVIL]
+        if tab.bosses[b, BO.SPAWN] == code and (ev == 0 or ev == evil + 1):
+            return b
+    return -1
+
+
+@njit(refcount=False)
+def team_lenses_nb(st, tab):
+    """``(lenses the team holds, the player holding most: ties the lower number)``."""
+    lens = tab.rules[RU.LENS]
+    total = 0
+    most = -1
+    mn = 0
+    for q in range(st.g[G.PLAYERS]):
+        n = life.count_units_nb(st.inv, st.chars, q, lens)
+        total += n
+        if n > mn:
+            mn = n
+            most = q
+    return total, most
+
+
+@njit(refcount=False)
+def fight_goal_nb(st, tab, p, w, row, weight):
+    """The goals of a current Fight objective that asks for a boss (``row``, written ``w``).
+
+    ``row`` is the objective (counter ``boss_defeated`` of a boss, or ``bosses_defeated``:
+    any boss). A boss it asks for that is in play: every square next to a boss is worth
+    ``weight`` more (``BP.BOSS``). One not yet pending, in play or defeated is called up
+    (TR-391, TR-393): King Slime by slimes (squares next to a slime, ``BP.SLIME``), the Eye
+    of Cthulhu by lenses, fought from enemies that drop them (``BP.LENS``) until the team
+    holds the number needed, then spent at an altar by the player holding most
+    (``BP.ALTAR``; its teammates hand it theirs, :func:`pool_lenses_nb`). Bosses of other
+    criteria (a hive's larva, an orb) are left to the bots' digging.
+
+    Returns ``(row, stay)``: where the player who pushes the Fight chain goes
+    (``turn_weights_nb``), -1 for nowhere. For slimes or lenses the bottom row of the
+    deepest layer at or above its own whose tray sections hold such enemies
+    (:func:`layer_with_nb`), with ``stay`` True: it goes up to that layer and no deeper
+    while there (``BP.MAX_LAYER``); for an altar the row of the nearest altar on the
+    world, with ``stay`` False.
+    """
+    g = st.g
+    avail = ~(g[G.SPAWNED] | g[G.PENDING] | g[G.DEFEATED])
+    if row[OB.COUNTER] == CNT.BOSS:
+        asks = 1 << row[OB.PARAM]
+    else:
+        asks = (1 << min(tab.bosses.shape[0], MAX_BOSSES)) - 1
+    if g[G.IN_PLAY] & asks:
+        w[BP.BOSS] = weight
+        return -1, True
+    h = st.grid.shape[1] // LAYERS
+    here = st.pieces[p, PC.ROW] // h
+    to = -1
+    stay = True
+    king = _boss_of_nb(tab, BOSS_SPAWN.SLIMES, g[G.EVIL])
+    if king >= 0 and (asks & avail) >> king & 1:
+        w[BP.SLIME] = weight
+        la = layer_with_nb(tab, here, EN.SLIME, 1)
+        if la >= 0:
+            to = la * h + h - 1
+    eye = _boss_of_nb(tab, BOSS_SPAWN.LENSES, g[G.EVIL])
+    if eye >= 0 and (asks & avail) >> eye & 1:
+        total, most = team_lenses_nb(st, tab)
+        if total < tab.rules[RU.LENSES]:
+            w[BP.LENS] = weight
+            la = layer_with_nb(tab, here, EN.LOOT_RES, tab.rules[RU.LENS])
+            if to < 0 and la >= 0:
+                to = la * h + h - 1
+        elif most == p:
+            w[BP.ALTAR] = weight
+            to = nearest_altar_row_nb(st, p)
+            stay = False
+    return to, stay
+
+
+@njit(refcount=False)
+def layer_with_nb(tab, here, col, value):
+    """The deepest layer at or above ``here`` whose tray holds an enemy with ``col == value``.
+
+    ``col`` a bestiary column (``EN.SLIME`` with 1: slimes; ``EN.LOOT_RES`` with the Lens:
+    lens droppers); any biome, day or night token. -1 when none does. Read only.
+    """
+    for la in range(here, -1, -1):
+        for b in range(tab.tray_tok.shape[0] // LAYERS):
+            s = b * LAYERS + la
+            for i in range(tab.tray_n[s]):
+                e = tab.tray_tok[s, i]
+                if e >= 0 and tab.enemies[e, col] == value:
+                    return la
+    return -1
+
+
+@njit(refcount=False)
+def nearest_altar_row_nb(st, p):
+    """Row of the altar square on the world nearest ``p`` (in squares), -1 for none."""
+    best = -1
+    bd = 1 << 30
+    r0 = st.pieces[p, PC.ROW]
+    c0 = st.pieces[p, PC.COL]
+    for r in range(st.grid.shape[1]):
+        for c in range(st.grid.shape[2]):
+            if st.grid[P.FEAT, r, c] & FEAT.ALTAR and on_table_nb(st.grid, st.tiles, r, c):
+                d = max(abs(r - r0), abs(c - c0))
+                if d < bd:
+                    bd = d
+                    best = r
+    return best
+
+
+@njit(refcount=False)
+def recall_on_the_way_nb(st, tab, p, w):
+    """A travelling ``p`` (``w[BP.TRAVEL] > 0``) drinks a recall consumable when it helps.
+
+    The recall goes to the Surface Forest or the deepest bed house (TR-389,
+    ``life.respawn_square_nb``): ``p`` drinks it (a free action, ``engine.use_consumable_nb``)
+    when that square is at least a layer nearer the row it travels to. Returns 1 if drunk.
+    """
+    if w[BP.TRAVEL] <= 0 or not st.chars[p, CH.IN_WORLD]:
+        return 0
+    for c in range(tab.consumables.shape[0]):
+        if st.held[p, c] <= 0 or tab.consumables[c, CO.RECALL] == 0:
+            continue
+        r, _ = life.respawn_square_nb(st, tab)
+        if r < 0:
+            return 0
+        to = w[BP.TO_ROW]
+        h = st.grid.shape[1] // LAYERS
+        if abs(r - to) + h <= abs(st.pieces[p, PC.ROW] - to):
+            return 1 if engine.use_consumable_nb(st, tab, p, c) else 0
+        return 0
+    return 0
+
+
+@njit(refcount=False)
+def pool_lenses_nb(st, tab, p, w):
+    """``p``, going to an altar (``w[BP.ALTAR] > 0``), takes its teammates' lenses (TR-197).
+
+    Each teammate gives ``p`` its lenses, as many as ``p`` has room for, until ``p`` holds
+    the number an altar asks (``RU.LENSES``). Writes what ``life.give_resources_nb`` writes.
+    """
+    if w[BP.ALTAR] <= 0:
+        return
+    lens = tab.rules[RU.LENS]
+    need = tab.rules[RU.LENSES]
+    for q in range(st.g[G.PLAYERS]):
+        have = life.count_units_nb(st.inv, st.chars, p, lens)
+        if have >= need:
+            return
+        if q != p:
+            life.give_resources_nb(st, q, p, lens, need - have)
 
 
 @njit(refcount=False)
@@ -1327,13 +1659,15 @@ def player_turn_nb(st, tab, p, bot_id, bp):
             return
     w = st.wts[:BP.N]  # one game's scratch, not allocated each turn
     w[:] = 0.0
+    gear_up_nb(st, tab, p)  # first: the weights read the weapon and armor on top
     turn_weights_nb(st, tab, p, bp, w)
-    gear_up_nb(st, tab, p)
     engine.armor_mana_nb(st, tab, p)  # TR-357: the worn set's mana at the start of the turn
     if not draw_and_play_nb(st, tab, p, w):
         return
     free_actions_nb(st, tab, p, w)
     place_for_objectives_nb(st, tab, p, w)
+    pool_lenses_nb(st, tab, p, w)
+    recall_on_the_way_nb(st, tab, p, w)
     spend_points_nb(st, tab, p, w)
     free_actions_nb(st, tab, p, w)
     place_for_objectives_nb(st, tab, p, w)

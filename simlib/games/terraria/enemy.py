@@ -41,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlib.core.jit import njit
+from simlib.games.terraria.layout import ROLE
 from simlib.games.terraria.movement import (
     T,
     _collapse_nb,
@@ -129,6 +130,13 @@ def enemy_can_step_nb(grid, tiles, kind, r, c, dr, dc):
 
 
 @njit(refcount=False)
+def _boss_at_nb(grid, pieces, r, c):
+    """True when a boss's piece stands in (r, c). Read only."""
+    j = grid[P.OCC, r, c] - 1
+    return j >= 0 and pieces[j, PC.ROLE] == ROLE.BOSS
+
+
+@njit(refcount=False)
 def _land_nb(grid, tiles, kind, r, c):
     """Row where an enemy stepping into (r, c) ends (only walkers fall; mover unregistered)."""
     if kind != KIND.WALKER:
@@ -194,7 +202,9 @@ def plan_nb(grid, tiles, pieces, k, target, steps, dist, how, queue, end_on_piec
     """Breadth-first plan of enemy ``k`` toward piece ``target`` in at most ``steps`` steps.
 
     An enemy may pass through other pieces but not end on one (TR-119); with
-    ``end_on_pieces`` (a boss, which displaces them, TR-138) it may end there too.
+    ``end_on_pieces`` (a boss, which displaces them, TR-138) it may end there too, but it
+    neither crosses nor ends in a square another boss holds (only characters and enemy
+    tokens are displaced, TR-139).
     Reads ``grid`` (OCC is restored before returning), ``pieces``; writes the scratch
     ``dist`` (steps to each square, -1 unseen), ``how`` (``8 * row + direction``: the row
     the step that first reached each square started from and its index into ``DIRS``) and
@@ -235,6 +245,8 @@ def plan_nb(grid, tiles, pieces, k, target, steps, dist, how, queue, end_on_piec
             if not enemy_can_step_nb(grid, tiles, kind, r, c, dr, dc):
                 continue
             nc = c + dc
+            if end_on_pieces and _boss_at_nb(grid, pieces, r + dr, nc):
+                continue
             nr = _land_nb(grid, tiles, kind, r + dr, nc)
             if dist[nr, nc] >= 0:
                 continue

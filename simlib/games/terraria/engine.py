@@ -38,6 +38,7 @@ from simlib.games.terraria.layout import (
     EQ,
     HA,
     HO,
+    MAX_BOSSES,
     MAX_CARDS,
     MAX_HOUSES,
     MAX_PLAYERS,
@@ -279,7 +280,6 @@ def setup_nb(st, tab, cfg, seed, index):
     g[G.FALL_DAMAGE] = cfg[CFG.FALL_DAMAGE]
     g[G.MOB_DEBUFF] = cfg[CFG.MOB_DEBUFF]
     g[G.EVIL] = 0 if evil == BIOME.CORRUPTION else 1
-    g[G.BOSS] = -1
     g[G.DAY] = 1
     g[G.ROUND] = 0
     g[G.TIME] = 0  # the sunrise space (TR-041)
@@ -600,8 +600,8 @@ def target_defense_nb(st, tab, k):
     """Defence dice of the enemy or boss piece ``k`` (a view)."""
     if st.pieces[k, PC.ROLE] == ROLE.BOSS:
         b = st.pieces[k, PC.TYPE]
-        d0 = bosses.form_col_nb(BO.DEF0, st.g[G.FORM])
-        return tab.bosses[b, d0 : d0 + bosses.boss_stat_nb(st, tab, BO.NDEF)]
+        d0 = bosses.form_col_nb(BO.DEF0, st.g[G.FORM + b])
+        return tab.bosses[b, d0 : d0 + bosses.boss_stat_nb(st, tab, b, BO.NDEF)]
     e = st.pieces[k, PC.TYPE]
     return tab.enemies[e, EN.DEF0 : EN.DEF0 + tab.enemies[e, EN.NDEF]]
 
@@ -694,8 +694,8 @@ def attack_action_nb(st, tab, p, k):
     ch[CH.DUELS] += 1
     if wounds > 0:
         if st.pieces[k, PC.ROLE] == ROLE.BOSS:
-            b = st.g[G.BOSS]
-            if bosses.wound_boss_nb(st, tab, p, wounds) == 2:
+            b = st.pieces[k, PC.TYPE]
+            if bosses.wound_boss_nb(st, tab, p, b, wounds) == 2:
                 boss_loot_nb(st, tab, b)  # TR-417, TR-419
                 settle_nb(st, tab, p)
         else:
@@ -1515,34 +1515,42 @@ def _bomb_for_sale_nb(st, tab):
 def enemy_turn_nb(st, tab):
     """The enemy turn (TR-315, TR-316).
 
-    A pending boss spawns, its special ability fires, every enemy moves, the boss moves,
-    attacks resolve in range bands, the behaviour deck advances.
+    Every pending boss spawns, every boss's special ability fires, every enemy moves, each
+    boss moves, attacks resolve in range bands, each boss's behaviour deck advances. The
+    bosses go in boss id order at each step (``bosses`` module docstring, TR-406).
     """
-    bosses.spawn_pending_boss_nb(st, tab)  # TR-398
+    bosses.spawn_pending_bosses_nb(st, tab)  # TR-398, several at once (TR-316)
     if st.g[G.OVER] != 0:
         return
-    move = 0
-    short = 0
-    ranged = 0
-    if st.g[G.BOSS] >= 0:
-        bosses.boss_special_nb(st, tab)  # TR-406
-        if st.g[G.OVER] != 0:
-            return
-        move, short, ranged = bosses.boss_flags_nb(st, tab)
+    n_bosses = min(tab.bosses.shape[0], MAX_BOSSES)
+    for b in range(n_bosses):  # every special first, before any other enemy acts (TR-406)
+        if bosses.in_play_nb(st, b):
+            bosses.boss_special_nb(st, tab, b)
+            if st.g[G.OVER] != 0:
+                return
     foes.enemy_moves_nb(st, tab)
     if st.g[G.OVER] != 0:
         return
-    if st.g[G.BOSS] >= 0 and move:
-        bosses.boss_move_nb(st, tab)
-        if st.g[G.OVER] != 0:
-            return
-        _spawn_on_disc_nb(st, tab)
-    bosses.boss_ranged_spawn_nb(st, tab)  # a card that spawns instead of shooting (TR-408)
-    foes.enemy_attacks_nb(st, tab, short != 0, ranged != 0)
+    short = 0
+    ranged = 0
+    for b in range(n_bosses):
+        if not bosses.in_play_nb(st, b):
+            continue
+        move, sh, rg = bosses.boss_flags_nb(st, tab, b)
+        short |= sh << b
+        ranged |= rg << b
+        if move:
+            bosses.boss_move_nb(st, tab, b)
+            if st.g[G.OVER] != 0:
+                return
+            _spawn_on_disc_nb(st, tab)
+    for b in range(n_bosses):  # a card that spawns instead of shooting (TR-408)
+        bosses.boss_ranged_spawn_nb(st, tab, b)
+    foes.enemy_attacks_nb(st, tab, short, ranged)
     if st.g[G.OVER] != 0:
         return
-    if st.g[G.BOSS] >= 0:
-        bosses.boss_end_turn_nb(st, tab)  # TR-409, TR-410
+    for b in range(n_bosses):
+        bosses.boss_end_turn_nb(st, tab, b)  # TR-409, TR-410 (a boss not in play: nothing)
 
 
 @njit(refcount=False)
@@ -1626,8 +1634,9 @@ def check_invariants_nb(st, tab):
             if st.grid[P.SQ, r, c] == SQ.BLOCK and st.pieces[k, PC.KIND] != KIND.WORM:
                 if st.pieces[k, PC.ROLE] != ROLE.BOSS:
                     raise ValueError("piece inside a block")
-    if st.g[G.BOSS] < 0 and st.pieces[BOSS_ROW, PC.KIND] != KIND.NONE:
-        raise ValueError("boss piece without a boss")
+    for b in range(MAX_BOSSES):
+        if bosses.in_play_nb(st, b) != (st.pieces[BOSS_ROW + b, PC.KIND] != KIND.NONE):
+            raise ValueError("a boss piece without its boss in play, or the other way round")
     # every remembered line-of-sight answer of the current epoch is still the answer
     epoch = sight_epoch_nb(st)
     cols = st.grid.shape[2]
@@ -1659,7 +1668,7 @@ def boss_loot_nb(st, tab, b):
     for i in range(n):
         give_reward_nb(st, tab, out[i, 0], out[i, 1], out[i, 2], out[i, 3])
     for q in range(MAX_PLAYERS):
-        st.chars[q, CH.BOSS_TOKENS] = 0
+        st.chars[q, CH.BOSS_TOKENS + b] = 0
 
 
 # --- house bonus tokens and mana regained mid-day ------------------------------------------

@@ -39,20 +39,20 @@ Readings (checklist ``shared/rules/terraria-checklist.md``; also in the package 
   character (in squares, as ``enemy.nearest_character_nb`` measures) moves first, ties to
   the lowest piece row: the pack closes in front first, the way a table plays it and the
   players' worst case. Each move is ``enemy.move_enemy_nb`` with the bestiary's movement;
-  the boss (row ``BOSS_ROW``) is moved by ``bosses.py``. Characters falling because an
-  enemy under them moved take fall damage here (``life.resolve_falls_nb``).
+  the bosses (rows ``BOSS_ROW + id``) are moved by ``bosses.py``. Characters falling
+  because an enemy under them moved take fall damage here (``life.resolve_falls_nb``).
 - Enemy attacks (TR-332..348): an enemy attacks each character in the world it sees
   (``sight.sees_nb``: houses block, TR-245) and reaches with one of its ranges, once
   (TR-332); an adjacent character only with short range (mobbing), a farther one with
   long (band 1) or, without long, medium (band 2) range (TR-336). Bands run long, medium,
   short (TR-334); within a band enemies attack in piece-row order, each against characters
-  0..3 in turn, the boss last (TR-335, players' choice: a fixed rule). In the short band
-  each character in turn (TR-347) is attacked by the mob of the enemies adjacent to it
-  that see it and have short range (TR-348): the strongest leads (largest die, then most
-  dice of that size, TR-344); on a full tie (TR-345) the players pick the leader giving
-  the weakest pool (the smallest sum of die sizes), then the lowest row. The leader adds
-  the smallest die of each other member (TR-346) and, by default, its debuff alone
-  applies (setting ``mob_debuff``, reading TR-342: ``each_die`` gives a health lost to a
+  0..3 in turn, the bosses last in boss id order (TR-335, players' choice: a fixed rule). In
+  the short band each character in turn (TR-347) is attacked by the mob of the enemies
+  adjacent to it that see it and have short range (TR-348): the strongest leads (largest
+  die, then most dice of that size, TR-344); on a full tie (TR-345) the players pick the
+  leader giving the weakest pool (the smallest sum of die sizes), then the lowest row. The
+  leader adds the smallest die of each other member (TR-346) and, by default, its debuff
+  alone applies (setting ``mob_debuff``, reading TR-342: ``each_die`` gives a health lost to a
   lent die that lender's debuff, the leader's own hits counted first).
 - A roll (TR-337..341): the defender's dice (worn armor, else character card, TR-338) are
   rolled first, then the Dryad's die if used, then the attack dice in pool order, one
@@ -102,6 +102,7 @@ from simlib.games.terraria.layout import (
     EN,
     ENEMY_ROW,
     MAX_PLAYERS,
+    N_PIECES,
     OUT,
     PILE,
     RANGE,
@@ -418,49 +419,50 @@ def enemy_moves_nb(st, tab):
 
 # --- the enemy turn: attacks -------------------------------------------------------------------
 @njit(refcount=False)
-def _boss_col_nb(st, col):
-    """Column of the boss table for ``col`` (a Form A column) in the boss's current form."""
-    if st.g[G.FORM] != 0:
+def _boss_col_nb(st, k, col):
+    """Column of the boss table for ``col`` (a Form A column) in boss row ``k``'s form."""
+    if st.g[G.FORM + k - BOSS_ROW] != 0:
         return col - BO.WOUNDS + BO.FORM_B
     return col
 
 
 @njit(refcount=False)
 def _natk_nb(st, tab, k):
-    if k == BOSS_ROW:
-        return tab.bosses[st.pieces[k, PC.TYPE], _boss_col_nb(st, BO.NATK)]
+    if k >= BOSS_ROW:
+        return tab.bosses[st.pieces[k, PC.TYPE], _boss_col_nb(st, k, BO.NATK)]
     return tab.enemies[st.pieces[k, PC.TYPE], EN.NATK]
 
 
 @njit(refcount=False)
 def _die_nb(st, tab, k, j):
     """Attack die ``j`` of enemy (or boss) row ``k``."""
-    if k == BOSS_ROW:
-        return tab.bosses[st.pieces[k, PC.TYPE], _boss_col_nb(st, BO.ATK0) + j]
+    if k >= BOSS_ROW:
+        return tab.bosses[st.pieces[k, PC.TYPE], _boss_col_nb(st, k, BO.ATK0) + j]
     return tab.enemies[st.pieces[k, PC.TYPE], EN.ATK0 + j]
 
 
 @njit(refcount=False)
 def _ranges_nb(st, tab, k):
-    if k == BOSS_ROW:
-        return tab.bosses[st.pieces[k, PC.TYPE], _boss_col_nb(st, BO.RANGE)]
+    if k >= BOSS_ROW:
+        return tab.bosses[st.pieces[k, PC.TYPE], _boss_col_nb(st, k, BO.RANGE)]
     return tab.enemies[st.pieces[k, PC.TYPE], EN.RANGE]
 
 
 @njit(refcount=False)
 def _debuff_nb(st, tab, k):
-    if k == BOSS_ROW:
-        return tab.bosses[st.pieces[k, PC.TYPE], _boss_col_nb(st, BO.DEBUFF)]
+    if k >= BOSS_ROW:
+        return tab.bosses[st.pieces[k, PC.TYPE], _boss_col_nb(st, k, BO.DEBUFF)]
     return tab.enemies[st.pieces[k, PC.TYPE], EN.DEBUFF]
 
 
 @njit(refcount=False)
 def _attacker_nb(st, k, boss_short, boss_ranged):
-    """Is row ``k`` an enemy (or an acting boss) that can attack this turn?"""
+    """Is row ``k`` an enemy (or a boss in play whose card attacks) that can attack now?"""
     if st.pieces[k, PC.KIND] == KIND.NONE:
         return False
-    if k == BOSS_ROW:
-        return st.g[G.BOSS] >= 0 and (boss_short or boss_ranged)
+    if k >= BOSS_ROW:
+        b = k - BOSS_ROW
+        return (st.g[G.IN_PLAY] >> b) & 1 != 0 and ((boss_short | boss_ranged) >> b) & 1 != 0
     return st.pieces[k, PC.ROLE] == ROLE.ENEMY
 
 
@@ -486,10 +488,11 @@ def _band_nb(st, tab, k, p, boss_short, boss_ranged, epoch):
         band = 1
     elif reach & RANGE.MEDIUM:
         band = 2
-    if k == BOSS_ROW:
-        if band == 3 and not boss_short:
+    if k >= BOSS_ROW:
+        b = k - BOSS_ROW
+        if band == 3 and not (boss_short >> b) & 1:
             return 0
-        if band != 3 and not boss_ranged:
+        if band != 3 and not (boss_ranged >> b) & 1:
             return 0
     if not sees_memo_nb(st.seen, epoch, st.grid, st.tiles, er, ec, cr, cc):
         return 0
@@ -535,7 +538,7 @@ def _roll_nb(st, tab, p, leader, mask):
     whose lent die hit)`` (see the module docstring for the order of the draws).
     """
     n_pool = _natk_nb(st, tab, leader)
-    for k in range(ENEMY_ROW, BOSS_ROW + 1):
+    for k in range(ENEMY_ROW, N_PIECES):
         if (mask >> (k - ENEMY_ROW)) & 1:
             n_pool += 1
     defence = life.defence_dice_nb(st, tab, p)
@@ -556,7 +559,7 @@ def _roll_nb(st, tab, p, leader, mask):
             hits += 1
     own = hits
     lent = 0
-    for k in range(ENEMY_ROW, BOSS_ROW + 1):
+    for k in range(ENEMY_ROW, N_PIECES):
         if (mask >> (k - ENEMY_ROW)) & 1:
             if randint_nb(_smallest_nb(st, tab, k), st.rng) + 1 >= high:
                 hits += 1
@@ -577,7 +580,7 @@ def _mob_debuffs_nb(st, tab, p, leader, lost, own, lent):
         return
     left = lost - min(own, lost)
     _add_debuffs_nb(st, tab, p, _debuff_nb(st, tab, leader), min(own, lost))
-    for k in range(ENEMY_ROW, BOSS_ROW + 1):
+    for k in range(ENEMY_ROW, N_PIECES):
         if left <= 0:
             break
         if (lent >> (k - ENEMY_ROW)) & 1:
@@ -651,7 +654,7 @@ def _mob_nb(st, tab, p):
     lx = 0
     members = 0
     mask = 0
-    for k in range(ENEMY_ROW, BOSS_ROW + 1):
+    for k in range(ENEMY_ROW, N_PIECES):
         if st.dist[p, k - ENEMY_ROW] != 3:
             continue
         members += 1
@@ -673,7 +676,7 @@ def _bands_nb(st, tab, boss_short, boss_ranged, refresh):
     """Cache in ``st.dist[p, k - ENEMY_ROW]`` the band in which row ``k`` attacks ``p``.
 
     The enemy turn's scratch ``st.dist`` (free once the moves are done) holds, for the 4
-    characters and the 41 enemy and boss rows, :func:`_band_nb`'s answer (0 none), so each
+    characters and the enemy and boss rows, :func:`_band_nb`'s answer (0 none), so each
     line of sight is checked once; -1 marks a pair whose attack is done. Pieces move during
     the attack step only when a death drops a stack; then the caller refreshes
     (``refresh``: pairs already done stay done, so no enemy attacks a character twice).
@@ -681,7 +684,7 @@ def _bands_nb(st, tab, boss_short, boss_ranged, refresh):
     epoch = sight_epoch_nb(st.tiles, st.g[G.SIGHT])  # nothing here changes what blocks sight
     for p in range(MAX_PLAYERS):
         alive = st.chars[p, CH.IN_WORLD] != 0 and st.pieces[p, PC.KIND] == KIND.CHARACTER
-        for k in range(ENEMY_ROW, BOSS_ROW + 1):
+        for k in range(ENEMY_ROW, N_PIECES):
             if refresh and st.dist[p, k - ENEMY_ROW] < 0:
                 continue
             b = 0
@@ -695,9 +698,10 @@ def _bands_nb(st, tab, boss_short, boss_ranged, refresh):
 def enemy_attacks_nb(st, tab, boss_short, boss_ranged):
     """The enemy attack step (TR-332..348): long, then medium, then short (mobs).
 
-    ``boss_short`` / ``boss_ranged`` (bool): whether the boss in play (row ``BOSS_ROW``, its
-    dice from ``tab.bosses`` by ``g[G.FORM]``) makes its short (joining the mobs) and its
-    medium/long attacks this turn (its face-up Behaviour card decides). Writes
+    ``boss_short`` / ``boss_ranged`` (int, a bit per boss id): the bosses in play (row
+    ``BOSS_ROW + id``, their dice from ``tab.bosses`` by ``g[G.FORM + id]``) that make their
+    short (joining the mobs) and their medium/long attacks this turn (each boss's face-up
+    Behaviour card decides, ``bosses.boss_flags_nb``). Writes
     ``st.chars`` (health, ``DUELS``, ``WOUNDS_TAKEN``, ``MOBBED``), ``st.deck``/``npile``
     and ``st.supply[SUP.CARDS]`` (debuffs), ``st.g`` (``DRYAD_DIE``; deaths), ``st.rng``,
     the scratch ``st.dist`` (the bands, :func:`_bands_nb`), and what ``life.die_nb`` /
@@ -708,7 +712,7 @@ def enemy_attacks_nb(st, tab, boss_short, boss_ranged):
     _bands_nb(st, tab, boss_short, boss_ranged, False)
     lost = 0
     for band in range(1, 3):
-        for k in range(ENEMY_ROW, BOSS_ROW + 1):
+        for k in range(ENEMY_ROW, N_PIECES):
             for p in range(MAX_PLAYERS):
                 if st.dist[p, k - ENEMY_ROW] != band:
                     continue

@@ -42,9 +42,10 @@ SLOT_CAP = 5  # units per slot (TR-188)
 COIN_CAP = 25  # the coin dial (TR-195)
 MAX_CARDS = 64  # cards one player can hold across all piles
 MAX_ENEMIES = 40  # enemy, life crystal and fallen star tokens in the world at once
+MAX_BOSSES = 8  # boss ids a boss table may hold (per-boss columns of ``g``, ``chars``, ``cnt``)
 ENEMY_ROW = MAX_PLAYERS  # first ``pieces`` row of an enemy token
-BOSS_ROW = MAX_PLAYERS + MAX_ENEMIES  # the ``pieces`` row of the boss in play
-N_PIECES = BOSS_ROW + 1
+BOSS_ROW = MAX_PLAYERS + MAX_ENEMIES  # the ``pieces`` row of boss 0; boss ``b`` is ``BOSS_ROW + b``
+N_PIECES = BOSS_ROW + MAX_BOSSES
 SECTIONS = 30  # the enemy tray: 6 biomes x 5 layers (TR-029); section = biome * 5 + layer
 MAX_TOKENS = 24  # tray tokens one section can hold (day and night together)
 DICE = 3  # die columns per dice list
@@ -69,11 +70,8 @@ class Globals(NamedTuple):
     DIED: int = 11  # 1 once any character has died (Nurse criterion, TR-367)
     CHAINS: int = 12  # objective chains completed
     OBJ: int = 13  # 4 columns: objectives completed in each chain (13..16)
-    BOSS: int = 17  # boss id in play, -1 none
-    FORM: int = 18  # 0 Form A, 1 Form B
-    BOSS_LEFT: int = 19  # wound tokens left on the boss's current form
-    BEHAV: int = 20  # 3 columns: the behaviour deck order (20..22)
-    BEHAV_AT: int = 23  # index of the face-up behaviour card in that order
+    IN_PLAY: int = 17  # bosses in play (bit per boss id; several at once, TR-316, TR-398)
+    # 18..23 and 44 are free (a boss's own state is in the per-boss columns at the end)
     SPAWNED: int = 24  # bosses that have spawned (bit per boss id, TR-400)
     DEFEATED: int = 25  # bosses defeated (bit per boss id)
     PENDING: int = 26  # bosses whose criterion is met, spawning at the next enemy turn
@@ -89,13 +87,18 @@ class Globals(NamedTuple):
     # bosses (``bosses.py``)
     TRIGGER: int = 36  # 8 columns (36..43): per boss id, the square where its criterion was
     #                    met, ``row * 4096 + col + 1`` (0: none, e.g. King Slime's meter)
-    BOSS_EXTRA: int = 44  # extra squares the boss moves this enemy turn (``SPECIAL.CHARGE``)
     DRAWN: int = 45  # players who have drawn this round (bit per player; cleared as a round
     #                  starts): gear changes hands only between two who have not (TR-209, TR-210)
     SIGHT: int = 46  # blocks dug out and houses built this game: with the tiles discovered,
     #                  what line of sight depends on (the ``seen`` memo's epoch)
     MOB_DEBUFF: int = 48  # the ``mob_debuff`` reading: 0 the leader's debuff, 1 each die's
-    N: int = 49
+    # each boss's own state, ``MAX_BOSSES`` columns each, indexed by boss id (``bosses.py``)
+    FORM: int = 49  # 49..56: 0 Form A, 1 Form B
+    BOSS_LEFT: int = 57  # 57..64: wound tokens left on its current form
+    BEHAV: int = 65  # 65..88: its behaviour deck order, 3 columns a boss (``BEHAV + 3 * id``)
+    BEHAV_AT: int = 89  # 89..96: index of its face-up behaviour card in that order
+    BOSS_EXTRA: int = 97  # 97..104: extra squares it moves this enemy turn (``SPECIAL.CHARGE``)
+    N: int = 105
 
 
 G = Globals()
@@ -152,13 +155,14 @@ class Char(NamedTuple):
     FALL_DEATHS: int = 29  # deaths caused by a fall
     MOB_DMG: int = 30  # health lost to mobbed attacks (2+ enemies in short range)
     MOB_DEATHS: int = 31  # deaths caused by a mobbed attack
-    BOSS_TOKENS: int = 32  # wound tokens taken from the boss in play (TR-412, TR-419)
-    GIFTS: int = 33  # equipment cards and armor sets given to another player (TR-209, TR-219)
-    COINS_TRADED: int = 34  # coins given to another player (TR-197)
-    RES_TRADED: int = 35  # resource units given to another player (TR-197)
-    BOTTLED: int = 36  # potions taken from the placed bottle house (TR-253)
-    EATEN: int = 37  # food buff tokens eaten at the cooking pot house (TR-255)
-    N: int = 38
+    BOSS_TOKENS: int = 32  # 32..39: wound tokens taken from each boss in play, by boss id
+    #                        (``BOSS_TOKENS + id``; TR-412, TR-419: that boss's battle)
+    GIFTS: int = 40  # equipment cards and armor sets given to another player (TR-209, TR-219)
+    COINS_TRADED: int = 41  # coins given to another player (TR-197)
+    RES_TRADED: int = 42  # resource units given to another player (TR-197)
+    BOTTLED: int = 43  # potions taken from the placed bottle house (TR-253)
+    EATEN: int = 44  # food buff tokens eaten at the cooking pot house (TR-255)
+    N: int = 45
 
 
 CH = Char()
@@ -252,7 +256,12 @@ COUNTER_NAMES = {
     "house_built": CNT.HOUSE,
     "npc_spawned": CNT.NPC,
 }
-PARAM_COUNTERS = {"resource_collected": 32, "boss_defeated": 8, "house_built": 16, "npc_spawned": 8}
+PARAM_COUNTERS = {
+    "resource_collected": 32,
+    "boss_defeated": MAX_BOSSES,
+    "house_built": 16,
+    "npc_spawned": 8,
+}
 
 
 class Npc(NamedTuple):

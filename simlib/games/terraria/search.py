@@ -24,7 +24,7 @@ Monte Carlo, ``budget`` rollouts a candidate); ties go to the earlier candidate 
   Carlo with every rollout played picks the same plan); it only saves time.
 - No hidden information: before playing on, each copy (:func:`resample_hidden_nb`)
   reshuffles every player's draw pile below the debuff cards put on its top (TR-342: the
-  players saw them go there), the boss's behaviour cards not yet turned, the face-down
+  players saw them go there), every boss's behaviour cards not yet turned, the face-down
   minimap tokens among their spaces, and the tiles of every undiscovered position among
   the tiles its biome and layer stock has left (the tiles seen are taken out). The
   rollouts' dice come from the copy's own generator.
@@ -45,7 +45,7 @@ from simlib.core.jit import njit
 from simlib.core.rng import next_u64_nb, randint_nb, seed_stream_nb, shuffle_nb
 from simlib.games.terraria import bots, engine
 from simlib.games.terraria.engine import CFG
-from simlib.games.terraria.layout import CF, OUT, PILE, SHOP, G
+from simlib.games.terraria.layout import CF, MAX_BOSSES, OUT, PILE, SHOP, G
 from simlib.games.terraria.play import play_on_nb, record_nb
 from simlib.games.terraria.state import COLUMN_SLOT, LAYERS, MINIMAP_SLOTS, TILE_COLS, TP
 from simlib.games.terraria.world import _lay_tile_nb
@@ -112,9 +112,10 @@ def resample_hidden_nb(st, tab):
         while n > 0 and tab.cards[st.deck[p, PILE.DRAW, n - 1], CF.SHOP] == SHOP.DEBUFF:
             n -= 1  # a debuff put on top is seen; one shuffled in and on top stays there too
         shuffle_nb(st.deck[p, PILE.DRAW], n, st.rng)
-    if g[G.BOSS] >= 0:
-        at = g[G.BEHAV_AT]
-        shuffle_nb(g[G.BEHAV + at + 1 : G.BEHAV + 3], 2 - at, st.rng)
+    for b in range(MAX_BOSSES):  # each boss in play: its cards not yet turned
+        if (g[G.IN_PLAY] >> b) & 1:
+            at = G.BEHAV + 3 * b + g[G.BEHAV_AT + b]
+            shuffle_nb(g[at + 1 : G.BEHAV + 3 * b + 3], G.BEHAV + 3 * b + 2 - at, st.rng)
     # face-down minimap tokens among their spaces (no tile of such a column is discovered)
     mini = st.mini
     nd = 0
