@@ -480,43 +480,41 @@ def hazard_costs_nb(gs, params, hp, lv):
     The card is unknown: its chances are the difficulty's card pool (public; which pool
     cards were dealt is not). Returns a ``HazardCosts``.
     """
-    pc = params.pool_counts  # pool cards by hazard type x severe
-    eff = params.effects
-    m = params.pool.shape[0]
-    pt0 = pc[HAZARD.TREMOR, 0]
-    pt1 = pc[HAZARD.TREMOR, 1]
-    pf0 = pc[HAZARD.FLOOD, 0]
-    pf1 = pc[HAZARD.FLOOD, 1]
-    pg0 = pc[HAZARD.GAS, 0]
-    pg1 = pc[HAZARD.GAS, 1]
-    pc0 = pc[HAZARD.CAVE_IN, 0]
-    pc1 = pc[HAZARD.CAVE_IN, 1]
-    ph0 = pc[HAZARD.HORROR, 0]
-    ph1 = pc[HAZARD.HORROR, 1]
-    inv = 1.0 / m if m > 0 else 0.0
-    kocost = hp_cost_nb(hp, hp, lv)
+    pool = params.pool_counts  # pool cards by hazard type x plain (0) / severe (1)
+    effects = params.effects  # effect rows: plain (0), severe (1)
+    n_pool = params.pool.shape[0]
+    per_card = 1.0 / n_pool if n_pool > 0 else 0.0
+    knock_out = hp_cost_nb(hp, hp, lv)
     if gs[GFC.DECK_POS] >= gs[GFC.DECK_N]:
         # Out of Time: a failed check knocks out and removes; nothing else happens
-        return HazardCosts(FAIL_CHANCE * (kocost + lv[0]), 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0,
-                           kocost, 0.0, 0.0, 0.0, 0.0)
-    base = FAIL_CHANCE * inv * (pt0 * hp_cost_nb(eff[0, EFC.TREMOR_DAMAGE], hp, lv)
-                                + pt1 * hp_cost_nb(eff[1, EFC.TREMOR_DAMAGE], hp, lv))
-    c_gas = inv * (pg0 * hp_cost_nb(eff[0, EFC.GAS_DAMAGE], hp, lv)
-                   + pg1 * hp_cost_nb(eff[1, EFC.GAS_DAMAGE], hp, lv))
-    c_water = inv * (pf0 * hp_cost_nb(eff[0, EFC.FLOOD_DAMAGE], hp, lv)
-                     + pf1 * hp_cost_nb(eff[1, EFC.FLOOD_DAMAGE], hp, lv))
-    c_cave0 = inv * pc0 * hp_cost_nb(eff[0, EFC.CAVE_IN_DAMAGE], hp, lv)
-    c_cave1 = inv * pc1 * hp_cost_nb(eff[1, EFC.CAVE_IN_DAMAGE], hp, lv)
-    ph = (ph0 + ph1) * inv
-    s0 = eff[0, EFC.HORROR_STEPS]
-    s1 = eff[1, EFC.HORROR_STEPS]
-    p2 = inv * ((ph0 if s0 >= 1 else 0.0) + (ph1 if s1 >= 1 else 0.0))
-    p3 = inv * ((ph0 if s0 >= 2 else 0.0) + (ph1 if s1 >= 2 else 0.0))
-    r0 = float(eff[0, EFC.CAVE_IN_ROLLS])
-    r1 = float(eff[1, EFC.CAVE_IN_ROLLS])
-    return HazardCosts(base, c_gas, c_water, c_cave0, c_cave1, r0, r1, ph * kocost, kocost,
-                       p2 * kocost, p3 * kocost, ph,
-                       cave_in_cost_nb(c_cave0, c_cave1, r0, r1, 2))
+        return HazardCosts(FAIL_CHANCE * (knock_out + lv[0]), 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0,
+                           knock_out, 0.0, 0.0, 0.0, 0.0)
+    anywhere = FAIL_CHANCE * per_card * (
+        pool[HAZARD.TREMOR, 0] * hp_cost_nb(effects[0, EFC.TREMOR_DAMAGE], hp, lv)
+        + pool[HAZARD.TREMOR, 1] * hp_cost_nb(effects[1, EFC.TREMOR_DAMAGE], hp, lv))
+    gas = per_card * (pool[HAZARD.GAS, 0] * hp_cost_nb(effects[0, EFC.GAS_DAMAGE], hp, lv)
+                      + pool[HAZARD.GAS, 1] * hp_cost_nb(effects[1, EFC.GAS_DAMAGE], hp, lv))
+    water = per_card * (pool[HAZARD.FLOOD, 0] * hp_cost_nb(effects[0, EFC.FLOOD_DAMAGE], hp, lv)
+                        + pool[HAZARD.FLOOD, 1] * hp_cost_nb(effects[1, EFC.FLOOD_DAMAGE], hp, lv))
+    cave_in = per_card * pool[HAZARD.CAVE_IN, 0] * \
+        hp_cost_nb(effects[0, EFC.CAVE_IN_DAMAGE], hp, lv)
+    cave_in_severe = per_card * pool[HAZARD.CAVE_IN, 1] * \
+        hp_cost_nb(effects[1, EFC.CAVE_IN_DAMAGE], hp, lv)
+    horrors = pool[HAZARD.HORROR, 0]
+    horrors_severe = pool[HAZARD.HORROR, 1]
+    horror_card = (horrors + horrors_severe) * per_card
+    steps = effects[0, EFC.HORROR_STEPS]
+    steps_severe = effects[1, EFC.HORROR_STEPS]
+    two_steps = per_card * ((horrors if steps >= 1 else 0.0) +
+                            (horrors_severe if steps_severe >= 1 else 0.0))
+    three_steps = per_card * ((horrors if steps >= 2 else 0.0) +
+                              (horrors_severe if steps_severe >= 2 else 0.0))
+    rolls = float(effects[0, EFC.CAVE_IN_ROLLS])
+    rolls_severe = float(effects[1, EFC.CAVE_IN_ROLLS])
+    return HazardCosts(anywhere, gas, water, cave_in, cave_in_severe, rolls, rolls_severe,
+                       horror_card * knock_out, knock_out, two_steps * knock_out,
+                       three_steps * knock_out, horror_card,
+                       cave_in_cost_nb(cave_in, cave_in_severe, rolls, rolls_severe, 2))
 
 
 @njit(refcount=False, inline="always")
@@ -562,27 +560,28 @@ def tile_cost_nb(tl, u, nh, cc):
 
 
 @njit(refcount=False)
-def horror_cost_nb(hpk, cc):
-    """Cost of ending a turn at packed horror distance ``hpk``.
+def horror_cost_nb(packed, cc):
+    """Cost of ending a turn at packed horror distance ``packed``.
 
-    ``hpk`` as ``horror_runway_nb`` packs it (-1 = no horror within reach): caught this
+    ``packed`` as ``horror_runway_nb`` packs it (-1 = no horror within reach): caught this
     round (one step, or two or three with a Horror card), chased next turn, and cornered
     (little room to back away from it).
     """
-    if hpk < 0:
+    if packed < 0:
         return 0.0
-    h = hpk & STEP_MASK
-    rw = hpk >> STEP_BITS
+    steps = packed & STEP_MASK
+    room = packed >> STEP_BITS
     cost = 0.0
-    if h <= CHASE_WITHIN:
-        cost += CHASE_COST * (CHASE_WITHIN + 1 - h)  # it will chase: next turn goes on running
-        if h <= 1:
+    if steps <= CHASE_WITHIN:
+        # it will chase: next turn goes on running
+        cost += CHASE_COST * (CHASE_WITHIN + 1 - steps)
+        if steps <= 1:
             cost += cc.horror_strike
-        elif h == 2:
+        elif steps == 2:
             cost += cc.horror_two
-        elif h == 3:
+        elif steps == 3:
             cost += cc.horror_three
-    horizon = h + rw
+    horizon = steps + room
     if horizon <= CORNERED_WITHIN:
         cost += (1.0 - horizon / (CORNERED_WITHIN + 1.0)) * cc.horror_strike
     return cost
@@ -599,24 +598,24 @@ def horror_runway_nb(tl, nb, grid, hd, queue, tail):
     """
     for i in range(tail - 1, -1, -1):
         u = queue[i]
-        h = hd[u]
-        r = 0
+        steps = hd[u]
+        room = 0
         if tl[u, TFC.OPEN] & tl[u, TFC.FREE]:
-            r = ROOM_OPEN
+            room = ROOM_OPEN
         else:
             for d in range(4):
                 v = nb[u, d]
                 if v < 0:
                     continue
-                hv = hd[v]
-                if hv < 0:
-                    r = ROOM_OPEN
+                next_packed = hd[v]
+                if next_packed < 0:
+                    room = ROOM_OPEN
                     break
-                if (hv & STEP_MASK) == h + 1:
-                    rv = (hv >> STEP_BITS) + 1
-                    if rv > r:
-                        r = rv if rv < ROOM_OPEN else ROOM_OPEN
-        hd[u] = h | (r << STEP_BITS)
+                if (next_packed & STEP_MASK) == steps + 1:
+                    next_room = (next_packed >> STEP_BITS) + 1
+                    if next_room > room:
+                        room = next_room if next_room < ROOM_OPEN else ROOM_OPEN
+        hd[u] = steps | (room << STEP_BITS)
 
 
 @njit(refcount=False)
@@ -1005,44 +1004,44 @@ def tile_facts_nb(tl, nb, grid, cv, gs, hd, c, t, queue, n_reach, cc, risk, hp, 
     of ending the turn there (``buf[0]``, with ``risk``), of stepping onto it (``buf[1]``:
     active gas, rough terrain's check) and the Reveals it offers (``buf[2]``).
     """
-    nh = gs[GFC.N_HORRORS]
+    n_horrors = gs[GFC.N_HORRORS]
     gas_on = gs[GFC.GAS_ACTIVE]
-    e_rough = risk * FAIL_CHANCE * hp_cost_nb(1, hp, lv)
-    e_gas = risk * hp_cost_nb(gas_on, hp, lv) if gas_on > 0 else 0.0
+    rough_entry = risk * FAIL_CHANCE * hp_cost_nb(1, hp, lv)
+    gas_entry = risk * hp_cost_nb(gas_on, hp, lv) if gas_on > 0 else 0.0
     for qi in range(n_reach):
         u = queue[qi]
         ty = tl[u, TFC.TYPE]
-        ec = tile_cost_nb(tl, u, nh, cc)
+        end_cost = tile_cost_nb(tl, u, n_horrors, cc)
         # ways out of u (to flee a horror next turn)
-        outs = 0
+        ways_out = 0
         spawn_next = False
         for d in range(4):
             v = nb[u, d]
             if v < 0:
                 continue
             if tl[v, TFC.HORRORS] == 0 and tl[v, TFC.RUBBLE] == 0:
-                outs += 1
-            if nh < MAX_HORRORS and tl[v, TFC.TYPE] == TILE.HORROR and \
+                ways_out += 1
+            if n_horrors < MAX_HORRORS and tl[v, TFC.TYPE] == TILE.HORROR and \
                     tl[v, TFC.HORRORS] == 0:
                 spawn_next = True
-        s = free_sides_nb(tl, cv, c, u, u == t) if can_reveal else 0
-        buf[2, qi] = s
-        if is_crossing_nb(tl, u) and outs > 1:
-            outs = 1
-        trapped = outs + s <= 1
+        sides = free_sides_nb(tl, cv, c, u, u == t) if can_reveal else 0
+        buf[2, qi] = sides
+        if is_crossing_nb(tl, u) and ways_out > 1:
+            ways_out = 1
+        trapped = ways_out + sides <= 1
         if spawn_next:
-            ec += SPAWN_NEXT_DOOR * cc.horror_card  # a turn spent running
+            end_cost += SPAWN_NEXT_DOOR * cc.horror_card  # a turn spent running
             if trapped:
-                ec += TRAPPED_SHARE * cc.horror_tile
-        ec += horror_cost_nb(hd[u], cc)
-        buf[0, qi] = risk * ec
-        e = 0.0
+                end_cost += TRAPPED_SHARE * cc.horror_tile
+        end_cost += horror_cost_nb(hd[u], cc)
+        buf[0, qi] = risk * end_cost
+        entry_cost = 0.0
         if u != t:
             if ty == TILE.ROUGH:
-                e = e_rough
+                entry_cost = rough_entry
             elif ty == TILE.GAS:
-                e = e_gas
-        buf[1, qi] = e
+                entry_cost = gas_entry
+        buf[1, qi] = entry_cost
 
 
 @njit(refcount=False)
@@ -1060,11 +1059,11 @@ def goal_steps_at_nb(tl, nb, phi, php, u, entry, w_swim, w_sq, w_dig):
         v = nb[u, d]
         if v < 0 or phi[v] < 0:
             continue
-        s = phi[v] + enter_weight_nb(tl, v, w_swim, w_sq, w_dig)
+        steps = phi[v] + enter_weight_nb(tl, v, w_swim, w_sq, w_dig)
         if d != entry and not (ty == TILE.SLIDE and d == tl[u, TFC.ARROW]):
-            s += ROPE_STEPS
-        if best < 0 or s < best:
-            best = s
+            steps += ROPE_STEPS
+        if best < 0 or steps < best:
+            best = steps
     if phi[u] >= 0 and php[u] < 0 and (best < 0 or phi[u] < best):
         best = phi[u]  # a goal itself
     return best
@@ -1092,60 +1091,64 @@ NO_MIX = TileMix(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
 
 
 @njit(refcount=False)
-def tile_mix_nb(gs, params, cc, hp, lv, risk, cnt):
+def tile_mix_nb(gs, params, cc, hp, lv, risk, unseen):
     """Chances and prices of the unseen tile an Explore would land on (``TileMix``).
 
     From the tile mix still in the stack: the printed mix minus the tiles laid
-    (``cnt`` is scratch, written).
+    (``unseen`` is scratch, written).
     """
     mix = params.tile_mix
     for k in range(N_TILE_TYPES):
-        left = mix[k] - gs[GFC.LAID + k]
-        cnt[k] = left if left > 0 else 0
-    tot = 0.0
+        n_left = mix[k] - gs[GFC.LAID + k]
+        unseen[k] = n_left if n_left > 0 else 0
+    total = 0.0
     for ty in range(TILE.PLAIN, N_TILE_TYPES):  # the cave tiles: not the start, not the exit
-        tot += cnt[ty]
-    if tot <= 0.0:
-        tot = 1.0
-    e_h = cc.horror_tile if gs[GFC.N_HORRORS] < MAX_HORRORS else 0.0
-    en_gas = 0.0
+        total += unseen[ty]
+    if total <= 0.0:
+        total = 1.0
+    horror_tile = cc.horror_tile if gs[GFC.N_HORRORS] < MAX_HORRORS else 0.0
+    gas_entry = 0.0
     if gs[GFC.GAS_ACTIVE] > 0:
-        en_gas = risk * hp_cost_nb(gs[GFC.GAS_ACTIVE], hp, lv)
-    return TileMix((cnt[TILE.PLAIN] + cnt[TILE.SQUEEZE] + cnt[TILE.SLIDE]) / tot,
-                   cnt[TILE.LEDGE] / tot, cnt[TILE.ROUGH] / tot, cnt[TILE.WATER] / tot,
-                   cnt[TILE.GAS] / tot, cnt[TILE.CAVE_IN] / tot, cnt[TILE.HORROR] / tot,
+        gas_entry = risk * hp_cost_nb(gs[GFC.GAS_ACTIVE], hp, lv)
+    return TileMix((unseen[TILE.PLAIN] + unseen[TILE.SQUEEZE] + unseen[TILE.SLIDE]) / total,
+                   unseen[TILE.LEDGE] / total, unseen[TILE.ROUGH] / total,
+                   unseen[TILE.WATER] / total, unseen[TILE.GAS] / total,
+                   unseen[TILE.CAVE_IN] / total, unseen[TILE.HORROR] / total,
                    risk * cc.water_tile, risk * cc.gas_tile, risk * cc.two_faced_cave_in,
-                   risk * e_h, risk * FAIL_CHANCE * hp_cost_nb(1, hp, lv), en_gas)
+                   risk * horror_tile, risk * FAIL_CHANCE * hp_cost_nb(1, hp, lv), gas_entry)
 
 
 @njit(refcount=False)
-def explore_worth_nb(xm, r1, vt, base, back, p_exit):
+def explore_worth_nb(xm, points_left, tile_worth, base_cost, back, exit_chance):
     """Expected worth of an Explore.
 
-    One tile, landing on an unseen tile (mix ``xm``, see ``tile_mix_nb``; ``base`` =
+    One tile, landing on an unseen tile (mix ``xm``, see ``tile_mix_nb``; ``base_cost`` =
     the price every landing tile shares, horrors near included), then the best of
-    staying to reveal, stepping back (worth ``back``) or exploring on, with ``r1``
-    points left; ``p_exit`` the chance the tile is the exit.
+    staying to reveal, stepping back (worth ``back``) or exploring on, with
+    ``points_left`` points left; ``exit_chance`` the chance the tile is the exit.
     """
-    unk = base + xm.water * xm.water_cost + xm.gas * xm.gas_cost + \
+    landing_cost = base_cost + xm.water * xm.water_cost + xm.gas * xm.gas_cost + \
         xm.cave_in * xm.cave_in_cost + xm.horror * xm.horror_cost
-    if r1 <= 0:
-        ev = -unk - xm.rough * xm.rough_entry - xm.gas * xm.gas_entry
+    if points_left <= 0:
+        worth = -landing_cost - xm.rough * xm.rough_entry - xm.gas * xm.gas_entry
     else:
-        rv = REVEAL_AFTER_EXPLORE * vt * (1.0 + FURTHER_POINT * (r1 - 1))
-        m = back
-        again = vt * (1.0 + FURTHER_POINT * (r1 - 1)) - unk
-        if again > m:
-            m = again
-        s = rv - base
-        ev = (xm.safe + xm.rough) * max(s, m) + xm.ledge * max(-base, m)
-        ev += xm.water * max(s - xm.water_cost, m) + xm.gas * max(s - xm.gas_cost, m)
-        ev += xm.cave_in * max(s - xm.cave_in_cost, m) + xm.horror * max(s - xm.horror_cost, m)
-        ev -= xm.rough * xm.rough_entry + xm.gas * xm.gas_entry
-    ev += vt
-    if p_exit > 0.0:
-        ev = (1.0 - p_exit) * ev + p_exit * (vt + EXIT_BONUS + EXIT_AFTER_EXPLORE)
-    return ev
+        reveal_worth = REVEAL_AFTER_EXPLORE * tile_worth * \
+            (1.0 + FURTHER_POINT * (points_left - 1))
+        on = back  # the best of stepping back and exploring on
+        again = tile_worth * (1.0 + FURTHER_POINT * (points_left - 1)) - landing_cost
+        if again > on:
+            on = again
+        stay = reveal_worth - base_cost
+        worth = (xm.safe + xm.rough) * max(stay, on) + xm.ledge * max(-base_cost, on)
+        worth += xm.water * max(stay - xm.water_cost, on) + xm.gas * max(stay - xm.gas_cost, on)
+        worth += xm.cave_in * max(stay - xm.cave_in_cost, on) + \
+            xm.horror * max(stay - xm.horror_cost, on)
+        worth -= xm.rough * xm.rough_entry + xm.gas * xm.gas_entry
+    worth += tile_worth
+    if exit_chance > 0.0:
+        worth = (1.0 - exit_chance) * worth + \
+            exit_chance * (tile_worth + EXIT_BONUS + EXIT_AFTER_EXPLORE)
+    return worth
 
 
 @njit(refcount=False)
@@ -1472,14 +1475,16 @@ def rescue_routes_nb(tl, nb, cv, gs, scratch, turn, rescue_range):
 
 
 @njit(refcount=False)
-def frontier_goals_nb(tl, cv, gs, c, t, phi, rd, pull, od, ox, oy, coh):
-    """Mark the frontier tiles as goals in ``phi`` (starting steps; -1 = not a goal).
+def frontier_goals_nb(tl, cv, gs, c, t, start, rally_steps, pull, near_others, buddy_x,
+                      buddy_y, cohesion):
+    """Mark the frontier tiles as goals in ``start`` (starting steps; -1 = not a goal).
 
     A tile is a goal when a Reveal can be made from it. Goals cost a step more when the
     tile is a bad place to end a turn, more when other cavers already stand there to
-    reveal or next to it (``od`` = steps to the nearest other caver), and ``pull`` per
-    step from the rally tile (``rd``, -1 = none), ``coh`` per grid step beyond
-    BUDDY_SLACK from the buddy (ox, oy). Returns whether any goal exists.
+    reveal or next to it (``near_others`` = steps to the nearest other caver), and
+    ``pull`` per step from the rally tile (``rally_steps``, -1 = none), ``cohesion`` per
+    grid step beyond BUDDY_SLACK from the buddy (``buddy_x``, ``buddy_y``). Returns
+    whether any goal exists.
     """
     n = gs[GFC.N_TILES]
     n_cav = gs[GFC.N_CAVERS]
@@ -1487,12 +1492,12 @@ def frontier_goals_nb(tl, cv, gs, c, t, phi, rd, pull, od, ox, oy, coh):
     for u in range(n):
         m = revealable_sides_nb(tl, cv, c, u, u == t)
         if m == 0:
-            phi[u] = -1
+            start[u] = -1
             continue
-        s = count_sides_nb(m)
-        off = 0
+        sides = count_sides_nb(m)
+        steps = 0
         if is_hazard_tile_nb(tl, u):
-            off += BAD_END_STEPS
+            steps += BAD_END_STEPS
         if u != t:
             others = 0
             for o in range(n_cav):
@@ -1500,16 +1505,16 @@ def frontier_goals_nb(tl, cv, gs, c, t, phi, rd, pull, od, ox, oy, coh):
                         cv[o, CFC.HP] > 0:
                     others += 1
             if others > 0:
-                off += CROWDED_STEPS if s <= 2 * others else NEAR_STEPS
-            elif od[u] == 1:
-                off += NEAR_STEPS
-        if pull > 0.0 and rd[u] > 0:
-            off += int(pull * rd[u])
-        if coh > 0.0:
-            far = abs(tl[u, TFC.X] - ox) + abs(tl[u, TFC.Y] - oy) - BUDDY_SLACK
+                steps += CROWDED_STEPS if sides <= 2 * others else NEAR_STEPS
+            elif near_others[u] == 1:
+                steps += NEAR_STEPS
+        if pull > 0.0 and rally_steps[u] > 0:
+            steps += int(pull * rally_steps[u])
+        if cohesion > 0.0:
+            far = abs(tl[u, TFC.X] - buddy_x) + abs(tl[u, TFC.Y] - buddy_y) - BUDDY_SLACK
             if far > 0.0:
-                off += int(coh * far)
-        phi[u] = off
+                steps += int(cohesion * far)
+        start[u] = steps
         any_goal = True
     return any_goal
 
