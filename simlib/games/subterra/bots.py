@@ -58,8 +58,11 @@ How ``decide_nb`` is put together, step by step:
 5. ``first_action_nb``: the first action of the best plan.
 
 The steps, and the small helpers the plan loop calls for every tile within reach, are
-compiled into their callers (numba's ``inline="always"``): passed from call to call, the
-decision's named tuples and arrays cost more than the work they carry.
+compiled into their callers (``njit(llvm_inline=True)``, see ``simlib.core.jit``): passed
+from call to call, the decision's named tuples and arrays cost more than the work they
+carry (without it the bots play about 15% fewer games a second). Numba's own
+``inline="always"`` does the same before typing, and made the cold compile two thirds
+longer.
 """
 
 from __future__ import annotations
@@ -288,7 +291,7 @@ class Plan(NamedTuple):
     exert: int  # 1 = the plan needs the exert point
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def better_plan_nb(best, value, kind, tile, arg, exert):
     """``best``, or the plan given when it is worth strictly more (ties: the first)."""
     if value > best.value:
@@ -400,7 +403,7 @@ def spawn_choice_nb(tl, cv, gs, dist_to_victim, bot_id, bp):
 
 
 # --- prices ---------------------------------------------------------------------------
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def point_worths_nb(bp):
     """Worth of a caver's 1st, 2nd, 3rd and further health points (``lv`` below).
 
@@ -411,7 +414,7 @@ def point_worths_nb(bp):
             0.5 * bp[PARAM.HEAL_MID])
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def point_worth_nb(lv, level):
     """Worth of a caver's ``level``-th health point (``lv`` from ``point_worths_nb``)."""
     if level == 1:
@@ -517,13 +520,13 @@ def hazard_costs_nb(gs, params, hp, lv):
                        cave_in_cost_nb(cave_in, cave_in_severe, rolls, rolls_severe, 2))
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def count_sides_nb(mask):
     """Number of sides in a 4-bit side mask."""
     return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1) + ((mask >> 3) & 1)
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def is_crossing_nb(tl, u):
     """Is tile ``u`` an unroped ledge or slide (leaving it may need a rope)?"""
     ty = tl[u, TFC.TYPE]
@@ -658,7 +661,7 @@ def crossing_mask_nb(tl, cv, c, u, here, m):
     return out
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def revealable_sides_nb(tl, cv, c, u, here):
     """Sides of tile ``u`` caver ``c`` could reveal through (open, facing an empty cell).
 
@@ -670,7 +673,7 @@ def revealable_sides_nb(tl, cv, c, u, here):
     return m
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def free_sides_nb(tl, cv, c, u, here):
     """How many Reveals could be made from tile ``u`` (``revealable_sides_nb``)."""
     return count_sides_nb(revealable_sides_nb(tl, cv, c, u, here))
@@ -734,7 +737,7 @@ def decision_key_nb(gs, c, extra):
 
 
 # --- routes ---------------------------------------------------------------------------
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def enter_weight_nb(tl, a, w_swim, w_sq, w_dig):
     """Steps it is worth to enter tile ``a`` (swims, squeezes and digs cost more)."""
     if tl[a, TFC.RUBBLE] != 0:
@@ -771,7 +774,7 @@ def fill_pass_costs_nb(tl, n, w_swim, w_sq, w_dig, node_cost, detour, detour_sid
                 detour_sides[a] = ALL_SIDES & ~(1 << arrow)  # down the slide needs no rope
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def kept_pass_costs_nb(tl, scratch, n, route_key, w_swim, w_sq, w_dig):
     """The ``PASS_COST``, ``DETOUR`` and ``DETOUR_SIDES`` rows (``fill_pass_costs_nb``).
 
@@ -786,7 +789,7 @@ def kept_pass_costs_nb(tl, scratch, n, route_key, w_swim, w_sq, w_dig):
                        scratch[SCR.DETOUR_SIDES])
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def goal_search_nb(nb, scratch, n, dist, parent):
     """Steps from every tile to the nearest goal tile, routes priced by the tiles passed.
 
@@ -799,7 +802,7 @@ def goal_search_nb(nb, scratch, n, dist, parent):
                    scratch[SCR.BLOCKED])
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def is_hazard_tile_nb(tl, u):
     """Does tile ``u``'s own hazard strike at the hazard phase? A bad place to end a turn.
 
@@ -810,7 +813,7 @@ def is_hazard_tile_nb(tl, u):
         (ty == TILE.CAVE_IN and tl[u, TFC.RUBBLE] == 0)
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def in_play_nb(cv, o, ex):
     """Is caver ``o`` conscious, in the cave and off the exit (one the team waits for)?"""
     return cv[o, CFC.REMOVED] == 0 and cv[o, CFC.HP] > 0 and cv[o, CFC.TILE] != ex
@@ -935,7 +938,7 @@ def move_ap_nb(d, mvc, rc):
     return cost
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def plan_steps_nb(points, mvc, rc):
     """Plain steps within reach of ``points`` action points (at most MAX_PLAN_STEPS)."""
     steps = 0
@@ -1221,7 +1224,7 @@ class ActionCosts(NamedTuple):
     blast: int  # the Engineer's explosives: the board's ability cost
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def action_costs_nb(cv, c):
     """The action points caver ``c`` pays for each action (``ActionCosts``).
 
@@ -1242,7 +1245,7 @@ def action_costs_nb(cv, c):
                        ab_cost)
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def buddy_nb(tl, cv, gs, c, t, ex):
     """Caver ``c``'s buddy (-1: none).
 
@@ -1266,7 +1269,7 @@ def buddy_nb(tl, cv, gs, c, t, ex):
     return buddy
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def read_turn_nb(tl, cv, gs, params, c, costs, bp):
     """Caver ``c``'s turn as its bot reads it before any search (``Turn``).
 
@@ -1303,13 +1306,13 @@ def read_turn_nb(tl, cv, gs, params, c, costs, bp):
 
 
 # --- step 2: the goal and the searches towards it ----------------------------------------
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def rally_pull_nb(bp, in_window):
     """Pull towards the rally tile per step away: doubled once the exit can be drawn."""
     return bp[PARAM.REGROUP] * (2.0 if in_window else 1.0)
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def kept_horror_field_nb(tl, nb, grid, hz, gs, scratch, n, cave):
     """Steps to the nearest horror and room to back away from it, in the ``HDIST`` row.
 
@@ -1337,7 +1340,7 @@ def kept_horror_field_nb(tl, nb, grid, hz, gs, scratch, n, cave):
             hd[u] = -1
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def agreed_rally_nb(tl, nb, cv, gs, scratch, n, route_key, radius):
     """The team's rally tile once the exit is due (-1: none), steps to it in ``PATH``.
 
@@ -1376,7 +1379,7 @@ def agreed_rally_nb(tl, nb, cv, gs, scratch, n, route_key, radius):
     return rally
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def exit_routes_nb(nb, gs, scratch, n, route_key):
     """Steps from every tile to the exit, into the goal rows (``DIST2``, ``PARENT2``).
 
@@ -1399,13 +1402,13 @@ def exit_routes_nb(nb, gs, scratch, n, route_key):
         php[u] = exit_next[u]
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def rounds_to_walk_nb(steps):
     """Rounds to walk ``steps`` route steps: RUN_STEPS a round, and a round of slack."""
     return (steps + RUN_STEPS - 1) // RUN_STEPS + 1
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def is_nearest_rescuer_nb(cv, gs, dist, c):
     """Is caver ``c`` the nearest conscious caver by ``dist``?
 
@@ -1425,7 +1428,7 @@ def is_nearest_rescuer_nb(cv, gs, dist, c):
     return True
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def rescue_routes_nb(tl, nb, cv, gs, scratch, turn, rescue_range):
     """Head for a knocked-out caver this caver is the nearest rescuer of?
 
@@ -1519,7 +1522,7 @@ def frontier_goals_nb(tl, cv, gs, c, t, start, rally_steps, pull, near_others, b
     return any_goal
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def frontier_routes_nb(tl, nb, cv, gs, scratch, turn, pull):
     """Steps from every tile to the frontier (``frontier_goals_nb``), into the goal rows.
 
@@ -1588,7 +1591,7 @@ def goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, turn, bp):
     return goal, rally
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def kept_goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, turn, bp):
     """``goal_searches_nb``, kept for the rest of the caver's turn while nothing changes.
 
@@ -1641,7 +1644,7 @@ class Outlook(NamedTuple):
     medic_bonus: float
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def tile_worth_nb(turn, gs, bp):
     """The worth of revealing a tile while exploring.
 
@@ -1662,7 +1665,7 @@ def tile_worth_nb(turn, gs, bp):
     return bp[PARAM.TILE_VALUE] * rate
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def urgency_nb(steps, rounds_left, bp):
     """Factor on the goal weight as the rounds run out (1: no hurry, at most URGENCY_MAX).
 
@@ -1676,7 +1679,7 @@ def urgency_nb(steps, rounds_left, bp):
     return 1.0
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def medic_nb(cv, gs, c, hp, lv):
     """``(tile, bonus)``: a wounded caver does well to end its turn beside the Medic.
 
@@ -1698,7 +1701,7 @@ def medic_nb(cv, gs, c, hp, lv):
     return medic_t, medic_bonus
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def read_outlook_nb(tl, nb, cv, gs, scratch, buf, turn, goal, rally, ap, exerted, cc, lv, bp):
     """The prices and weights the plans are scored with (``Outlook``).
 
@@ -1746,7 +1749,7 @@ def read_outlook_nb(tl, nb, cv, gs, scratch, buf, turn, goal, rally, ap, exerted
 NO_CAP = 99  # reveals a plan may count: no limit
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def goal_steps_after_nb(goal, steps, sides_left, revealed, otherwise):
     """Steps to the goal a plan is charged at the turn's end.
 
@@ -1763,13 +1766,13 @@ def goal_steps_after_nb(goal, steps, sides_left, revealed, otherwise):
     return otherwise
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def plan_nb(value, kind, tile, arg, exert):
     """A ``Plan`` with its fields in their own types (so every plan has one type)."""
     return Plan(float(value), np.int64(kind), np.int64(tile), np.int64(arg), np.int64(exert))
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def reveal_plan_nb(best, look, u, exert, first, k0, du, left, sides_left, steps, credit, cap,
                    end_cost, entry_cost, exert_price, team_pull):
     """Reveal ``k0`` tiles here, walk to ``u``, reveal there, end the turn on ``u``.
@@ -1793,7 +1796,7 @@ def reveal_plan_nb(best, look, u, exert, first, k0, du, left, sides_left, steps,
     return better_plan_nb(best, val, kind, u, 0, exert)
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def explore_plan_nb(best, look, xm, u, t, exert, left, sides_left, steps, credit,
                     explore_base, end_cost, entry_cost, exert_price, team_pull, bp):
     """Walk to ``u`` and Explore from it (``explore_worth_nb``); the better plan."""
@@ -1813,7 +1816,7 @@ def explore_plan_nb(best, look, xm, u, t, exert, left, sides_left, steps, credit
     return better_plan_nb(best, val, PLAN.GOTO if u != t else PLAN.EXPLORE, u, 0, exert)
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def heal_plan_nb(best, cv, gs, turn, look, lv, bp, u, exert, first, k0, left, heal_cost,
                  sides_left, steps, credit, cap, end_cost, entry_cost, exert_price,
                  team_pull):
@@ -1858,7 +1861,7 @@ def heal_plan_nb(best, cv, gs, turn, look, lv, bp, u, exert, first, k0, left, he
     return best
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def entry_plans_nb(best, tl, nb, cv, gs, scratch, turn, look, costs, cc, lv, u, steps_points,
                    exert, steps_on, end_cost, entry_cost, exert_price, team_pull):
     """From ``u``, dig out, swim or squeeze into a neighbour.
@@ -1934,7 +1937,7 @@ def entry_plans_nb(best, tl, nb, cv, gs, scratch, turn, look, costs, cc, lv, u, 
     return best
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def plans_from_tile_nb(best, tl, nb, cv, gs, scratch, buf, qi, turn, look, costs, cc, lv,
                        xm, bp):
     """Every plan that walks to the ``qi``-th tile within reach (this tile first).
@@ -2037,7 +2040,7 @@ def plans_from_tile_nb(best, tl, nb, cv, gs, scratch, buf, qi, turn, look, costs
     return best
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def plans_here_nb(best, tl, nb, grid, cv, gs, scratch, turn, look, costs, cc, bp, exert):
     """The plans on the caver's own tile with ``exert`` (0/1) extra points.
 
@@ -2114,7 +2117,7 @@ def plans_here_nb(best, tl, nb, grid, cv, gs, scratch, turn, look, costs, cc, bp
     return best
 
 
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def best_plan_nb(tl, nb, grid, cv, gs, scratch, buf, n_reach, turn, look, costs, cc, lv, xm,
                  bp):
     """The best plan for the rest of the turn (``Plan``; ties: the first found).
@@ -2135,7 +2138,7 @@ def best_plan_nb(tl, nb, grid, cv, gs, scratch, buf, n_reach, turn, look, costs,
 
 
 # --- step 5: the first action of the best plan --------------------------------------------
-@njit(refcount=False, inline="always")
+@njit(refcount=False, llvm_inline=True)
 def first_action_nb(tl, grid, cv, scratch, turn, look, costs, best):
     """The first action of plan ``best``: ``(action, arg, want_exert)`` (see ``decide_nb``)."""
     want = best.exert == 1
