@@ -60,7 +60,7 @@ How ``decide_nb`` is put together, step by step:
 The steps, and the small helpers the plan loop calls for every tile within reach, are
 compiled into their callers (``njit(llvm_inline=True)``, see ``simlib.core.jit``): passed
 from call to call, the decision's named tuples and arrays cost more than the work they
-carry (without it the bots play about 15% fewer games a second). Numba's own
+carry (without it the bots play about 12% fewer games a second). Numba's own
 ``inline="always"`` does the same before typing, and made the cold compile two thirds
 longer.
 """
