@@ -208,7 +208,7 @@ def team_boards(data: dict[str, Any], team: str, cavers: int) -> np.ndarray:
     return np.array([names.index(n) for n in chosen[:cavers]], dtype=np.int32)
 
 
-def compile_settings(values: dict[str, Any]) -> tuple:
+def compile_settings(values: dict[str, Any]) -> Compiled:
     """Resolved settings -> the ``params`` the kernels read (``state.Compiled``)."""
     data = load_data(values["data"])
     cavers = values["cavers"]
