@@ -16,7 +16,7 @@ GAME = get_game("subterra")
 
 
 def order(steps):
-    code = bots.horror_order_nb(np.array(steps, np.int32), 0, np.zeros(bots.P_N))
+    code = bots.horror_order_nb(np.array(steps, np.int32), 0, np.zeros(bots.N_PARAMS))
     return [(code >> (2 * k)) & 3 for k in range(MAX_HORRORS)]
 
 

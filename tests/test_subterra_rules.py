@@ -41,6 +41,7 @@ from simlib.games.subterra.state import (
     BASE_COST,
     CENTER,
     CFC,
+    CFG,
     EFC,
     GFC,
     HAZARD,
@@ -178,7 +179,7 @@ def test_deck_size_table(cavers, difficulty, bonus):
     # is always big enough (resolve refuses a deck larger than the pool)
     want = DECK_TABLE[cavers, difficulty] + (3 if bonus else 0)
     params = compiled(difficulty, cavers=cavers, first_game_bonus=bonus)
-    assert params[0][engine.CFG_DECK] == want
+    assert params[0][CFG.DECK] == want
     assert len(params[2]) >= want
     for i in range(3):
         tl, nb, grid, cv, hz, gs, stack, deck, scratch = setup_game(params, i)
@@ -198,7 +199,7 @@ def test_the_dealt_deck_size_is_recorded_with_the_run(tmp_path, bonus):
     values = GAME.resolve("advanced", {"cavers": 5, "first_game_bonus": bonus})
     assert values["hazard_cards"] is None
     assert GAME.derived(values) == {"hazard_cards": want}
-    assert GAME.compile(values)[0][engine.CFG_DECK] == want
+    assert GAME.compile(values)[0][CFG.DECK] == want
     out = tmp_path / "run"
     res = simlib.run("subterra", preset="advanced", settings={"cavers": 5,
                      "first_game_bonus": bonus}, games=5, seed=1, out=out, progress=False)
@@ -279,7 +280,7 @@ def test_caver_counts_accepted():
         with pytest.raises(SimlibInputError, match="cavers"):
             GAME.resolve("normal", {"cavers": n})
         values = GAME.resolve("normal", {"cavers": n, "hazard_cards": 12})
-        assert GAME.compile(values)[0][engine.CFG_DECK] == 12
+        assert GAME.compile(values)[0][CFG.DECK] == 12
 
 
 def test_severe_effects_are_worse_and_plain_effects_as_printed():
@@ -1285,8 +1286,8 @@ def test_out_of_time_rulebook_reading():
     np.testing.assert_array_equal(cave.cv[:4, CFC.HP], [2, 0, 3, 0])
     assert cave.gs[GFC.OOT_REMOVED] == 2 and cave.cv[2, CFC.LEAVE] == 9
     # the setting picks the reading
-    assert compiled(out_of_time_rule="rulebook")[0][engine.CFG_OOT_RULE] == 1
-    assert compiled()[0][engine.CFG_OOT_RULE] == 0
+    assert compiled(out_of_time_rule="rulebook")[0][CFG.OOT_RULE] == 1
+    assert compiled()[0][CFG.OOT_RULE] == 0
 
 
 @pytest.mark.parametrize("rule", [0, 1])

@@ -1,12 +1,14 @@
-"""The bots' goal search (``bots.goal_search_nb``) against plain Python (hypothesis).
+"""The bots' goal search against plain Python (hypothesis).
 
-The search is Sub Terra's hottest kernel (over a quarter of a game's time). It prices a
-route by the tiles it enters: 1 a tile, more for a flooded, squeeze or buried one, more for
-a horror's tile, and ROPE_STEPS more to cross an unroped ledge (or a slide against its
+The search is Sub Terra's hottest kernel (over a quarter of a game's time): the bots price
+each tile (``bots.fill_pass_costs_nb``) and ``core.paths.goal_routes_nb`` searches. A route
+is priced by the tiles it enters: 1 a tile, more for a flooded, squeeze or buried one, more
+for a horror's tile, and ROPE_STEPS more to cross an unroped ledge (or a slide against its
 arrow) on the way. A slide's price depends on which way the route leaves it, so the kernel
 is a label-correcting search whose result follows its queue order; the reference below is
-that algorithm written with a deque and dicts. Where no unroped ledge or slide lies in the
-cave the price of a route is a plain sum and a textbook Dijkstra must give the same steps.
+that algorithm written with a deque and dicts, pricing the tiles from the cave itself.
+Where no unroped ledge or slide lies in the cave the price of a route is a plain sum and a
+textbook Dijkstra must give the same steps.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from hypothesis import strategies as st
 from test_subterra_horrors import build
 
 from simlib.games.subterra import bots
-from simlib.games.subterra.state import GFC, MAX_TILES, TFC, TILE
+from simlib.games.subterra.state import GFC, MAX_TILES, SCR, TFC, TILE
 
 
 @st.composite
@@ -138,12 +140,14 @@ def dijkstra(tl, nb, n, goals, w_swim, w_sq, w_dig):
 
 
 def run_kernel(tl, nb, n, goals, weights):
+    """The bots' search as a decision runs it: pass costs filled, then the core kernel."""
+    scratch = np.zeros((SCR.N, MAX_TILES), np.int32)
+    bots.fill_pass_costs_nb(tl, n, *weights, scratch[SCR.PASS_COST], scratch[SCR.DETOUR],
+                            scratch[SCR.DETOUR_SIDES])
     dist = np.full(MAX_TILES, -1, np.int32)
     dist[:n] = goals[:n]
     parent = np.zeros(MAX_TILES, np.int32)
-    queue = np.zeros(MAX_TILES, np.int32)
-    inq = np.zeros(MAX_TILES, np.int32)
-    bots.goal_search_nb(tl, nb, n, dist, parent, queue, inq, *weights)
+    bots.goal_search_nb(nb, scratch, n, dist, parent)
     got = {u: int(dist[u]) for u in range(n) if dist[u] >= 0}
     par = {u: int(parent[u]) for u in range(n) if parent[u] >= 0}
     return got, par

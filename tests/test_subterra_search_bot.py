@@ -14,7 +14,7 @@ from simlib.core.rng import new_state
 from simlib.errors import SimlibInputError
 from simlib.games.registry import get_game
 from simlib.games.subterra import bots, engine, search, state
-from simlib.games.subterra.state import GFC, TILE
+from simlib.games.subterra.state import CFG, GFC, TILE
 
 GAME = get_game("subterra")
 
@@ -103,7 +103,7 @@ def test_resampling_keeps_what_the_players_know(game):
     p, n = int(gs[GFC.STACK_POS]), int(gs[GFC.STACK_N])
     dp, dn = int(gs[GFC.DECK_POS]), int(gs[GFC.DECK_N])
     assert 0 < p < n and 0 < dp < dn
-    depth = int(params[0][engine.CFG_EXIT_DEPTH])
+    depth = int(params[0][CFG.EXIT_DEPTH])
     pool = sorted(params[2].tolist())
     tmp_stack = np.zeros_like(stack)
     tmp_cards = np.zeros(len(pool) + 1, np.int32)

@@ -1,35 +1,23 @@
-"""The turn structure, driven action by action by the scripted test bot (bots.SCRIPT_BOT).
+"""The turn structure, driven action by action by a scripted caver (tests/subterra_script.py).
 
 The designer's bots choose their own actions, so these rules are only observable through a
-bot that replays a script and writes down what it saw when asked for each step.
+player that replays a script and notes what it saw when asked for each step.
 """
 
-import numpy as np
 from subterra_helpers import Cave, compiled, rng_for
+from subterra_script import Script, play_game, play_turn
 
-from simlib.core.rng import new_state
-from simlib.games.subterra import bots, engine, state
 from simlib.games.subterra.state import ACTION, GFC, TFC, TILE
 
 N, E, S, W = 0, 1, 2, 3
 
 
 def script(*steps):
-    """The script bot's parameter vector: (k, then k steps of caver, action, arg, exert)."""
-    flat = [float(len(steps))]
-    for caver, action, arg, exert in steps:
-        flat += [caver, action, arg, 1.0 if exert else 0.0]
-    return np.array(flat, dtype=np.float64)
+    return Script(*steps)
 
 
-def turn(cave, c, bp, rng=None):
-    rng = rng_for(True) if rng is None else rng
-    engine.take_turn_nb(cave.tl, cave.nb, cave.grid, cave.cv, cave.hz, cave.gs, cave.stack,
-                        cave.scratch, cave.params, c, bots.SCRIPT_BOT, bp, rng)
-
-
-def seen(gs, slot, k):
-    return [int(v) for v in gs[slot:slot + k]]
+def turn(cave, c, plan, rng=None):
+    play_turn(cave, c, plan, rng_for(True) if rng is None else rng)
 
 
 def corridor(n_plain=4):
@@ -39,44 +27,38 @@ def corridor(n_plain=4):
     return cave, tiles
 
 
-def test_script_bot_is_not_a_designers_bot():
-    assert all(spec[0] != bots.SCRIPT_BOT for spec in bots.BOTS.values())
-
-
 def test_round_order_from_the_starting_caver_clockwise_and_each_step_sees_the_last():
     # ST-071: the holder of the starting-caver marker (seat 2 here) acts first, then
     # clockwise; ST-074: each action is chosen after the previous one's outcome (every
     # step sees the tiles the earlier reveals laid)
     params = compiled("normal", start_seat=2)
-    tl, nb, grid, cv, hz, gs, stack, deck, scratch = state.alloc_nb()
-    bp = script((2, ACTION.REVEAL, N, 0), (3, ACTION.REVEAL, E, 0),
-                (0, ACTION.REVEAL, S, 0), (1, ACTION.REVEAL, W, 0))
-    rec = np.zeros(1, engine.record_dt)[0]
-    engine.play_one_nb(tl, nb, grid, cv, hz, gs, stack, deck, scratch, params,
-                       bots.SCRIPT_BOT, bp, 0, 0, rec, new_state(0, 0))
-    assert gs[GFC.SCRIPT_POS] == 4
-    assert seen(gs, GFC.SCRIPT_ROUND, 4) == [1, 1, 1, 1]
-    assert seen(gs, GFC.SCRIPT_TILES, 4) == [1, 2, 3, 4]
+    plan = script((2, ACTION.REVEAL, N, 0), (3, ACTION.REVEAL, E, 0),
+                  (0, ACTION.REVEAL, S, 0), (1, ACTION.REVEAL, W, 0))
+    play_game(params, plan, 0, 0)
+    assert plan.pos == 4
+    assert [s.round for s in plan.seen] == [1, 1, 1, 1]
+    assert [s.tiles for s in plan.seen] == [1, 2, 3, 4]
 
 
 def test_two_action_points_a_turn():
     # ST-072: 2 points; a third 1-point action without exerting is refused
     cave, tiles = corridor()
-    turn(cave, 0, script(*[(0, ACTION.MOVE, E, 0)] * 3))
+    plan = script(*[(0, ACTION.MOVE, E, 0)] * 3)
+    turn(cave, 0, plan)
     assert cave.at(0) == tiles[2]
-    assert seen(cave.gs, GFC.SCRIPT_AP, 3) == [2, 1, 0]
+    assert plan.ap_seen == [2, 1, 0]
     assert cave.gs[GFC.EXERTIONS] == 0
 
 
 def test_unspent_points_are_lost():
     # ST-077: a caver ending its turn with a point unspent starts the next with 2, not 3
     cave, tiles = corridor(5)
-    bp = script((0, ACTION.MOVE, E, 0), (0, ACTION.END, 0, 0),
-                *[(0, ACTION.MOVE, E, 0)] * 3)
-    turn(cave, 0, bp)
+    plan = script((0, ACTION.MOVE, E, 0), (0, ACTION.END, 0, 0),
+                  *[(0, ACTION.MOVE, E, 0)] * 3)
+    turn(cave, 0, plan)
     assert cave.at(0) == tiles[1]
-    turn(cave, 0, bp)
-    assert seen(cave.gs, GFC.SCRIPT_AP, 5) == [2, 1, 2, 1, 0]
+    turn(cave, 0, plan)
+    assert plan.ap_seen == [2, 1, 2, 1, 0]
     assert cave.at(0) == tiles[3]
 
 
@@ -127,9 +109,10 @@ def test_each_action_costs_its_points():
     # ST-073 ST-095: a Run (2 points) spends the whole turn; a Move after it needs the exert
     cave, tiles = corridor(6)
     run = (E + 1) | ((E + 1) << 3)
-    turn(cave, 0, script((0, ACTION.RUN, run, 0), (0, ACTION.MOVE, E, 0)))
+    plan = script((0, ACTION.RUN, run, 0), (0, ACTION.MOVE, E, 0))
+    turn(cave, 0, plan)
     assert cave.at(0) == tiles[2]
-    assert seen(cave.gs, GFC.SCRIPT_AP, 2) == [2, 0]
+    assert plan.ap_seen == [2, 0]
 
 
 def test_knocked_out_caver_passes_at_once():

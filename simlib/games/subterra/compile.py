@@ -10,9 +10,9 @@ import numpy as np
 
 from simlib.core.datafile import load_tables
 from simlib.errors import SimlibInputError
-from simlib.games.subterra import engine
 from simlib.games.subterra.state import (
     ABILITY_NAMES,
+    CFG,
     EFFECT_NAMES,
     HAZARD_NAMES,
     MAX_CAVERS,
@@ -21,6 +21,7 @@ from simlib.games.subterra.state import (
     STACK_MAX,
     TILE,
     TILE_NAMES,
+    Compiled,
 )
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -207,27 +208,27 @@ def team_boards(data: dict[str, Any], team: str, cavers: int) -> np.ndarray:
     return np.array([names.index(n) for n in chosen[:cavers]], dtype=np.int32)
 
 
-def compile_settings(values: dict[str, Any]) -> tuple:
-    """Resolved settings -> ``params`` tuple of arrays (layout in ``engine.py``)."""
+def compile_settings(values: dict[str, Any]) -> Compiled:
+    """Resolved settings -> the ``params`` the kernels read (``state.Compiled``)."""
     data = load_data(values["data"])
     cavers = values["cavers"]
     difficulty = values["difficulty"]
     pool = hazard_pool(data, difficulty)
     deck = dealt_deck_size(data, values)
     assert deck is not None  # settings.validate refuses cavers the table lacks
-    cfg = np.zeros(engine.CFG_N, dtype=np.int64)
-    cfg[engine.CFG_CAVERS] = cavers
-    cfg[engine.CFG_DECK] = deck
-    cfg[engine.CFG_EXIT_DEPTH] = values["exit_depth"]
-    cfg[engine.CFG_OOT_RULE] = 0 if values["out_of_time_rule"] == "card" else 1
+    cfg = np.zeros(CFG.N, dtype=np.int64)
+    cfg[CFG.CAVERS] = cavers
+    cfg[CFG.DECK] = deck
+    cfg[CFG.EXIT_DEPTH] = values["exit_depth"]
+    cfg[CFG.OOT_RULE] = 0 if values["out_of_time_rule"] == "card" else 1
     tiles = data["tiles"]
-    cfg[engine.CFG_START_SHAPE] = SHAPE_MASKS[SHAPE_NAMES.index(tiles["start_shape"])]
-    cfg[engine.CFG_EXIT_SHAPE] = SHAPE_MASKS[SHAPE_NAMES.index(tiles["exit_shape"])]
-    cfg[engine.CFG_EXPLOSIVES] = values["explosives"]
-    cfg[engine.CFG_ROPES] = values["ropes"]
-    cfg[engine.CFG_START_SEAT] = values["start_seat"]
-    cfg[engine.CFG_CHECK] = 1 if values["check_invariants"] else 0
-    cfg[engine.CFG_HORROR_ORDER] = 1 if values["horror_order"] == "starting_caver" else 0
+    cfg[CFG.START_SHAPE] = SHAPE_MASKS[SHAPE_NAMES.index(tiles["start_shape"])]
+    cfg[CFG.EXIT_SHAPE] = SHAPE_MASKS[SHAPE_NAMES.index(tiles["exit_shape"])]
+    cfg[CFG.EXPLOSIVES] = values["explosives"]
+    cfg[CFG.ROPES] = values["ropes"]
+    cfg[CFG.START_SEAT] = values["start_seat"]
+    cfg[CFG.CHECK] = 1 if values["check_invariants"] else 0
+    cfg[CFG.HORROR_ORDER] = 1 if values["horror_order"] == "starting_caver" else 0
     rows = []
     faces = iter(data["cave_in_faces"]["faces"])
     for name in CAVE_TILE_TYPES:
@@ -253,4 +254,5 @@ def compile_settings(values: dict[str, Any]) -> tuple:
     for cid in pool:
         pool_counts[cards[cid, 0], 1 if cards[cid, 1] else 0] += 1.0
     mix = np.bincount(stack_base[:, 0], minlength=len(TILE_NAMES)).astype(np.int64)
-    return (cfg, stack_base, pool, cards, effects, boards, team, pool_counts, mix)
+    return Compiled(cfg=cfg, stack_base=stack_base, pool=pool, cards=cards, effects=effects,
+                    boards=boards, team=team, pool_counts=pool_counts, tile_mix=mix)

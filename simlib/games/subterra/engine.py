@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlib.core.jit import njit
+from simlib.core.paths import bfs_fill_nb, bfs_multi_nb
 from simlib.core.rng import randint_nb, seed_state_nb, shuffle_nb, skill_check_nb
 from simlib.games.subterra import bots
 from simlib.games.subterra.state import (
@@ -26,6 +27,7 @@ from simlib.games.subterra.state import (
     CAUSE_TREMOR,
     CENTER,
     CFC,
+    CFG,
     DX,
     DY,
     EFC,
@@ -40,8 +42,6 @@ from simlib.games.subterra.state import (
     TILE,
     action_cost_nb,
     alloc_nb,
-    bfs_sources_nb,
-    bfs_tiles_nb,
     can_leave_nb,
     cell_of_nb,
     is_victim_nb,
@@ -50,30 +50,9 @@ from simlib.games.subterra.state import (
     rotate_mask_nb,
 )
 
-# --- compiled settings: the tuple ``params`` --------------------------------------------
-# params = (cfg, stack_base, pool, cards, effects, boards, team, pool_counts, mix)
-#   cfg     int64 (CFG.N,)    scalar settings, slots below
-#   stack_base int32 (n, 3)   the cave tiles: type, shape mask (rotation 0), cave-in faces
-#   pool    int32 (m,)        ids of the hazard cards left after the difficulty's removals
-#   cards   int32 (30, 2)     per card id: hazard type, severe (0/1)
-#   effects int32 (2, EF.N)   effect row for plain (0) and severe (1) cards
-#   boards  int32 (8, 5)      per board: rank, health, ability, ability cost, ability value
-#   team    int32 (n_cavers,) board of each seat, or all -1 for a random team per game
-#   pool_counts float64 (5, 2) cards in the pool by hazard type and severe (0/1): the
-#                             bots' public knowledge of the deck, counted once
-#   mix     int64 (11,)       cave tiles in the printed stack by tile type
-CFG_CAVERS = 0
-CFG_DECK = 1
-CFG_EXIT_DEPTH = 2
-CFG_OOT_RULE = 3  # 0 = as the card says (default), 1 = as the rule text says
-CFG_START_SHAPE = 4
-CFG_EXIT_SHAPE = 5
-CFG_EXPLOSIVES = 6
-CFG_ROPES = 7
-CFG_START_SEAT = 8  # -1 = random starting caver (ST-044)
-CFG_CHECK = 9
-CFG_HORROR_ORDER = 10  # 0 = slot order, 1 = the starting caver's choice (ST-203)
-CFG_N = 11
+# The compiled settings ``params`` are a ``state.Compiled`` (``compile.compile_settings``):
+# ``params.cfg`` holds the scalar settings in the slots of ``state.Cfg``
+# (``params.cfg[CFG.EXIT_DEPTH]``), the other fields the content tables.
 
 
 # --- small rules helpers ------------------------------------------------------------------
@@ -323,6 +302,11 @@ def can_step_nb(tl, nb, cv, c, d, action):
 
 
 # --- horrors --------------------------------------------------------------------------
+# Horrors move through connected sides and nothing else stops them (ST-187, ST-170/171):
+# their searches block no tile.
+NO_BLOCKS = np.zeros(0, np.bool_)
+
+
 @njit(refcount=False)
 def closest_victim_nb(tl, nb, cv, gs, scratch, src):
     """The closest victim of a horror on tile ``src``: ``(caver, steps)`` or ``(-1, -1)``.
@@ -332,8 +316,8 @@ def closest_victim_nb(tl, nb, cv, gs, scratch, src):
     Writes ``scratch[DIST]``, ``scratch[PARENT]``, ``scratch[QUEUE]``.
     """
     dist = scratch[SCR.DIST]
-    bfs_tiles_nb(nb, gs[GFC.N_TILES], src, scratch[SCR.BLOCKED], False, HORROR_RANGE,
-                 dist, scratch[SCR.PARENT], scratch[SCR.QUEUE])
+    bfs_fill_nb(nb, gs[GFC.N_TILES], src, NO_BLOCKS, HORROR_RANGE, dist, scratch[SCR.PARENT],
+                scratch[SCR.QUEUE])
     best = -1
     best_d = 1000
     best_rank = 1000
@@ -376,8 +360,8 @@ def move_horror_nb(tl, nb, cv, hz, gs, scratch, h, bot_id, bp):
         return
     # distances from the victim, to find every first step on a shortest path
     dist = scratch[SCR.DIST2]
-    bfs_tiles_nb(nb, gs[GFC.N_TILES], cv[v, CFC.TILE], scratch[SCR.BLOCKED], False, dv,
-                 dist, scratch[SCR.PARENT2], scratch[SCR.QUEUE])
+    bfs_fill_nb(nb, gs[GFC.N_TILES], cv[v, CFC.TILE], NO_BLOCKS, dv, dist, scratch[SCR.PARENT2],
+                scratch[SCR.QUEUE])
     step = bots.horror_step_choice_nb(tl, nb, cv, gs, dist, src, dv, v, bot_id, bp)
     tl[src, TFC.HORRORS] -= 1
     tl[step, TFC.HORRORS] += 1
@@ -441,7 +425,7 @@ def spawn_horror_nb(tl, nb, cv, hz, gs, scratch, bot_id, bp):
     if ns == 0:
         return -1
     dist = scratch[SCR.DIST2]
-    bfs_sources_nb(nb, n, srcs, ns, HORROR_RANGE, dist, scratch[SCR.QUEUE])
+    bfs_multi_nb(nb, n, srcs, ns, HORROR_RANGE, dist, scratch[SCR.QUEUE])
     t = bots.spawn_choice_nb(tl, cv, gs, dist, bot_id, bp)
     if t < 0:
         return -1
@@ -539,8 +523,8 @@ def out_of_time_nb(tl, cv, gs, rule, rng):
 @njit(refcount=False)
 def resolve_card_nb(tl, nb, cv, hz, gs, scratch, params, card, bot_id, bp, rng):
     """Resolve hazard card ``card`` (an id into ``params`` cards) with its effect row."""
-    cards = params[3]
-    effects = params[4]
+    cards = params.cards
+    effects = params.effects
     kind = cards[card, 0]
     sev = cards[card, 1]
     if sev:
@@ -573,7 +557,7 @@ def hazard_phase_nb(tl, nb, cv, hz, gs, deck, scratch, params, bot_id, bp, rng):
         resolve_card_nb(tl, nb, cv, hz, gs, scratch, params, card, bot_id, bp, rng)
     else:
         gs[GFC.OUT_OF_TIME] = 1
-        out_of_time_nb(tl, cv, gs, params[0][CFG_OOT_RULE], rng)
+        out_of_time_nb(tl, cv, gs, params.cfg[CFG.OOT_RULE], rng)
 
 
 # --- actions ----------------------------------------------------------------------------
@@ -797,25 +781,25 @@ def take_turn_nb(tl, nb, grid, cv, hz, gs, stack, scratch, params, c, bot_id, bp
 @njit
 def setup_nb(tl, nb, grid, cv, hz, gs, stack, deck, params, rng):
     """Lay the start tile, seat the cavers, build the tile stack and the hazard deck."""
-    cfg = params[0]
-    stack_base = params[1]
-    pool = params[2]
-    boards = params[5]
-    team = params[6]
-    n_cav = cfg[CFG_CAVERS]
+    cfg = params.cfg
+    stack_base = params.stack_base
+    pool = params.pool
+    boards = params.boards
+    team = params.team
+    n_cav = cfg[CFG.CAVERS]
     for i in range(gs.shape[0]):
         gs[i] = 0
-    gs[GFC.CHECK] = cfg[CFG_CHECK]
+    gs[GFC.CHECK] = cfg[CFG.CHECK]
     gs[GFC.N_CAVERS] = n_cav
     gs[GFC.EXIT_TILE] = -1
     gs[GFC.EXIT_ROUND] = -1
-    gs[GFC.EXPLOSIVES_LEFT] = cfg[CFG_EXPLOSIVES]
-    gs[GFC.ROPES_LEFT] = cfg[CFG_ROPES]
-    gs[GFC.HORROR_ORDER] = cfg[CFG_HORROR_ORDER]
+    gs[GFC.EXPLOSIVES_LEFT] = cfg[CFG.EXPLOSIVES]
+    gs[GFC.ROPES_LEFT] = cfg[CFG.ROPES]
+    gs[GFC.HORROR_ORDER] = cfg[CFG.HORROR_ORDER]
     for h in range(MAX_HORRORS):
         hz[h] = -1
     # the cave: the start tile in the centre
-    start = place_tile_nb(tl, nb, grid, gs, CENTER, CENTER, TILE.START, cfg[CFG_START_SHAPE],
+    start = place_tile_nb(tl, nb, grid, gs, CENTER, CENTER, TILE.START, cfg[CFG.START_SHAPE],
                           0, -1)
     # cavers (ST-015, ST-018); a random team draws distinct boards
     order = np.arange(boards.shape[0])
@@ -843,13 +827,13 @@ def setup_nb(tl, nb, grid, cv, hz, gs, stack, deck, params, rng):
     n_st = stack_base.shape[0]
     perm = np.arange(n_st)
     shuffle_nb(perm, n_st, rng)
-    depth = cfg[CFG_EXIT_DEPTH]
+    depth = cfg[CFG.EXIT_DEPTH]
     exit_pos = n_st + 1 - depth + randint_nb(depth, rng)
     k = 0
     for pos in range(n_st + 1):
         if pos == exit_pos:
             stack[pos, 0] = TILE.EXIT
-            stack[pos, 1] = cfg[CFG_EXIT_SHAPE]
+            stack[pos, 1] = cfg[CFG.EXIT_SHAPE]
             stack[pos, 2] = 0
         else:
             src = perm[k]
@@ -864,13 +848,13 @@ def setup_nb(tl, nb, grid, cv, hz, gs, stack, deck, params, rng):
     for i in range(m):
         cards[i] = pool[i]
     shuffle_nb(cards, m, rng)
-    n_deck = cfg[CFG_DECK]
+    n_deck = cfg[CFG.DECK]
     for i in range(n_deck):
         deck[i] = cards[i]
     gs[GFC.DECK_N] = n_deck
     # the first starting caver (ST-043/044)
-    if cfg[CFG_START_SEAT] >= 0:
-        gs[GFC.START] = cfg[CFG_START_SEAT] % n_cav
+    if cfg[CFG.START_SEAT] >= 0:
+        gs[GFC.START] = cfg[CFG.START_SEAT] % n_cav
     else:
         gs[GFC.START] = randint_nb(n_cav, rng)
     return start

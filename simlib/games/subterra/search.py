@@ -41,8 +41,8 @@ from simlib.games.subterra import bots, engine
 from simlib.games.subterra.state import (
     ACTION,
     CFC,
+    CFG,
     GFC,
-    SCR,
     STACK_MAX,
     TILE,
     action_cost_nb,
@@ -62,7 +62,7 @@ DESCRIPTION = ("tries the scripted bots' proposals (and ending the turn instead 
                "exert) with explorer rollouts; plays every seat")
 
 # parameter vectors of the scripted bots, in id order (explorer, cautious, racer)
-SCRIPTED_BP = np.zeros((3, bots.P_N), np.float64)
+SCRIPTED_BP = np.zeros((3, bots.N_PARAMS), np.float64)
 for _name, (_bid, _defaults, _desc) in bots.BOTS.items():
     SCRIPTED_BP[_bid, :] = _defaults
 
@@ -95,7 +95,7 @@ def resample_hidden_nb(gs, stack, deck, params, tmp_stack, tmp_cards, rng):
             tmp_stack[j, col] = tmp
     exit_pos = -1
     if exit_hidden and n > p:
-        lo = n - params[0][engine.CFG_EXIT_DEPTH]
+        lo = n - params.cfg[CFG.EXIT_DEPTH]
         if lo < p:
             lo = p
         exit_pos = lo + randint_nb(n - lo, rng)
@@ -103,7 +103,7 @@ def resample_hidden_nb(gs, stack, deck, params, tmp_stack, tmp_cards, rng):
     for pos in range(p, n):
         if pos == exit_pos:
             stack[pos, 0] = TILE.EXIT
-            stack[pos, 1] = params[0][engine.CFG_EXIT_SHAPE]
+            stack[pos, 1] = params.cfg[CFG.EXIT_SHAPE]
             stack[pos, 2] = 0
         else:
             stack[pos, 0] = tmp_stack[k, 0]
@@ -111,7 +111,7 @@ def resample_hidden_nb(gs, stack, deck, params, tmp_stack, tmp_cards, rng):
             stack[pos, 2] = tmp_stack[k, 2]
             k += 1
     # hazard cards: the pool less the cards seen (each seen card struck once)
-    pool = params[2]
+    pool = params.pool
     m = 0
     for i in range(pool.shape[0]):
         tmp_cards[m] = pool[i]
@@ -164,7 +164,7 @@ def candidates_nb(tl, nb, grid, cv, hz, gs, scratch, params, c, aux, aux0, cand)
                                      exerted, bid, SCRIPTED_BP[bid])
         else:
             engine.copy_rows_nb(aux0, aux)
-            aux[SCR.DIST2, bots.MEMO] = -1
+            bots.forget_decision_nb(aux)
             a, g, w = bots.decide_nb(tl, nb, grid, cv, hz, gs, aux, params, c, ap,
                                      exerted, bid, SCRIPTED_BP[bid])
         a = np.int64(a)
@@ -313,7 +313,7 @@ def play_block_search_nb(params, bp, seed, start, out):
     sums = np.zeros(MAX_CANDIDATES, np.float64)
     alive = np.zeros(MAX_CANDIDATES, np.int64)
     tmp_stack = np.zeros((STACK_MAX, 3), np.int32)
-    tmp_cards = np.zeros(params[2].shape[0] + 1, np.int32)
+    tmp_cards = np.zeros(params.pool.shape[0] + 1, np.int32)
     side = np.zeros(4, np.uint64)
     rng = np.zeros(4, np.uint64)
     rng2 = np.zeros(4, np.uint64)

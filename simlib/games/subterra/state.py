@@ -10,7 +10,7 @@ A game's state is a handful of int arrays allocated once per game (see :func:`al
 - ``gs`` int64 (GF.N,): the round, stack and deck positions, flags and the tallies.
 - ``stack`` int32 (STACK_MAX, 3): the tile stack (type, shape mask, cave-in faces).
 - ``deck`` int32 (DECK_MAX,): hazard card ids, the Out of Time card is not stored.
-- ``scratch`` int32 (SC.N, MAX_TILES): BFS distance / parent / queue rows and bot scratch.
+- ``scratch`` int32 (SC.N, MAX_TILES): search distance / parent / queue rows and bot scratch.
 
 Sides are numbered N=0, E=1, S=2, W=3; a tile's open sides are a 4-bit mask.
 """
@@ -22,7 +22,6 @@ from typing import NamedTuple
 import numpy as np
 
 from simlib.core.jit import njit
-from simlib.core.paths import bfs_multi_nb as bfs_sources_nb  # noqa: F401 (re-exported)
 
 MAX_TILES = 72  # start + 64 cave tiles + exit, with room for designer-sized stacks
 STACK_MAX = 70
@@ -33,6 +32,42 @@ HORROR_RANGE = 7  # rulebook: "within seven steps"
 GRID = 2 * MAX_TILES + 3
 CENTER = MAX_TILES + 1
 MAX_ROUNDS = 200  # safety cap; every game ends long before (Out of Time removes cavers)
+
+
+class Compiled(NamedTuple):
+    """The compiled settings ``params`` the kernels read (``compile.compile_settings``)."""
+
+    cfg: np.ndarray  # int64 (CFG.N,): the scalar settings, slots ``Cfg``
+    stack_base: np.ndarray  # int32 (n, 3): the cave tiles: type, shape mask, cave-in faces
+    pool: np.ndarray  # int32 (m,): ids of the hazard cards the difficulty keeps
+    cards: np.ndarray  # int32 (30, 2): per card id: hazard type, severe (0/1)
+    effects: np.ndarray  # int32 (2, EF.N): effect row for plain (0) and severe (1) cards
+    boards: np.ndarray  # int32 (8, 5): per board: rank, health, ability, its cost and value
+    team: np.ndarray  # int32 (n_cavers,): board of each seat, or all -1 for a random team
+    # float64 (5, 2): pool cards by hazard type and severe (0/1), the bots' public
+    # knowledge of the deck, counted once
+    pool_counts: np.ndarray
+    tile_mix: np.ndarray  # int64 (11,): cave tiles in the printed stack by tile type
+
+
+class Cfg(NamedTuple):
+    """Slots of the scalar settings ``params.cfg``."""
+
+    CAVERS: int = 0
+    DECK: int = 1
+    EXIT_DEPTH: int = 2  # the exit is shuffled into the bottom EXIT_DEPTH tiles of the stack
+    OOT_RULE: int = 3  # 0 = as the card says (default), 1 = as the rule text says
+    START_SHAPE: int = 4
+    EXIT_SHAPE: int = 5
+    EXPLOSIVES: int = 6
+    ROPES: int = 7
+    START_SEAT: int = 8  # -1 = random starting caver (ST-044)
+    CHECK: int = 9
+    HORROR_ORDER: int = 10  # 0 = slot order, 1 = the starting caver's choice (ST-203)
+    N: int = 11
+
+
+CFG = Cfg()
 
 
 class Tile(NamedTuple):
@@ -54,6 +89,7 @@ class Tile(NamedTuple):
 TILE = Tile()
 TILE_NAMES = ("start", "exit", "plain", "water", "gas", "cave_in", "horror", "squeeze",
               "ledge", "slide", "rough")
+N_TILE_TYPES = len(TILE_NAMES)
 
 
 class Shape(NamedTuple):
@@ -238,17 +274,13 @@ class GF(NamedTuple):
     CHECK: int = 41  # 1 = check invariants after every step
     ACTIONS: int = 42  # 12 slots: actions taken, by action code
     LAID: int = 54  # 11 slots: tiles laid, by tile type
-    SCRIPT_POS: int = 65  # the scripted test bot: next step of its script
-    SCRIPT_TILES: int = 66  # 8 slots: tiles in the cave when step i was asked for
-    SCRIPT_AP: int = 74  # 8 slots: action points left when step i was asked for
-    SCRIPT_ROUND: int = 82  # 8 slots: the round when step i was asked for
-    PHASE: int = 90  # where the game stands (engine.PH_*): a game can stop and go on
-    TURN_K: int = 91  # the action phase: the turn of the K-th caver from the marker
-    TURN_AP: int = 92  # action points left in the turn being played
-    TURN_EXERTED: int = 93  # 1 once the caver has exerted this turn
-    TURN_ITER: int = 94  # decisions asked for in this turn (at most 12)
-    HORROR_ORDER: int = 95  # 0 = slot order, 1 = the starting caver orders them (ST-203)
-    N: int = 96
+    PHASE: int = 65  # where the game stands (engine.PH_*): a game can stop and go on
+    TURN_K: int = 66  # the action phase: the turn of the K-th caver from the marker
+    TURN_AP: int = 67  # action points left in the turn being played
+    TURN_EXERTED: int = 68  # 1 once the caver has exerted this turn
+    TURN_ITER: int = 69  # decisions asked for in this turn (at most 12)
+    HORROR_ORDER: int = 70  # 0 = slot order, 1 = the starting caver orders them (ST-203)
+    N: int = 71
 
 
 GFC = GF()
@@ -279,7 +311,11 @@ class SC(NamedTuple):
     EXIT_DIST: int = 9  # steps to the exit, kept
     EXIT_PARENT: int = 10
     FBUF: int = 11  # rows 11..16 seen as a (3, MAX_TILES) float64 buffer (bots.decide_nb)
-    N: int = 17
+    # route steps through each tile, and the rope detours (bots.fill_pass_costs_nb)
+    PASS_COST: int = 17
+    DETOUR: int = 18
+    DETOUR_SIDES: int = 19
+    N: int = 20
 
 
 SCR = SC()
@@ -334,39 +370,6 @@ def alloc_nb():
     deck = np.zeros(DECK_MAX, np.int32)
     scratch = np.zeros((SCR.N, MAX_TILES), np.int32)
     return tl, nb, grid, cv, hz, gs, stack, deck, scratch
-
-
-@njit(refcount=False)
-def bfs_tiles_nb(nb, n, source, blocked, use_blocked, max_depth, dist, parent, queue):
-    """BFS over the cave's tile graph (walls block; nothing else does).
-
-    ``blocked[v] != 0`` (when ``use_blocked``) marks tiles that may be reached but not
-    passed through. Writes ``dist`` (-1 unreachable or beyond ``max_depth``; -1 = no
-    limit) and ``parent`` (previous tile on one shortest path, lowest side first).
-    """
-    for i in range(n):
-        dist[i] = -1
-        parent[i] = -1
-    dist[source] = 0
-    queue[0] = source
-    head = 0
-    tail = 1
-    while head < tail:
-        u = queue[head]
-        head += 1
-        du = dist[u]
-        if max_depth >= 0 and du >= max_depth:
-            continue
-        if use_blocked and u != source and blocked[u] != 0:
-            continue
-        for d in range(4):
-            v = nb[u, d]
-            if v >= 0 and dist[v] < 0:
-                dist[v] = du + 1
-                parent[v] = u
-                queue[tail] = v
-                tail += 1
-    return tail
 
 
 @njit(refcount=False)
