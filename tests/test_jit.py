@@ -538,3 +538,39 @@ def test_the_pinned_numba_range_is_the_tested_one():
     ci = (root / ".ci" / "run").read_text()
     assert re.search(rf'^NUMBA_OLDEST="{lo[0]}\.{lo[1]}\.\*"$', ci, re.M)
     assert 'pip install -e ".[test]"\n' in ci  # the newest: what pip picks within the pin
+
+
+def test_llvm_inline_marks_the_twin_callers_link_and_nothing_else():
+    # njit(llvm_inline=True): the twin other kernels call carries LLVM's alwaysinline (so
+    # the kernel that runs holds its code in place of each call); a kernel without the mark
+    # does not. On the public path there is no twin and nothing is marked.
+    import numba
+
+    from simlib.core import _numba_compat
+    from simlib.core.jit import njit
+
+    @njit(refcount=False, llvm_inline=True)
+    def marked_nb(x):
+        return x * 3 + 1
+
+    @njit(refcount=False)
+    def plain_nb(x):
+        return x * 3 + 2
+
+    @njit
+    def caller_nb(n):
+        t = 0
+        for i in range(n):
+            t += marked_nb(i) + plain_nb(i)
+        return t
+
+    assert caller_nb(10) == sum(6 * i + 3 for i in range(10))
+    if not _numba_compat.ACTIVE or numba.config.DISABLE_JIT:
+        pytest.skip("numba's public path or plain Python: no twins to mark")
+
+    def llvm(kernel):
+        inner = kernel.inner
+        return inner.overloads[inner.signatures[0]].library.get_llvm_str()
+
+    assert "alwaysinline" in llvm(marked_nb)
+    assert "alwaysinline" not in llvm(plain_nb)

@@ -20,6 +20,13 @@ numba's public behaviour as a whole:
 - **Calls between kernels compile for plain types** (:func:`plain_calls`): a callee is
   compiled once for ``int64`` instead of once per literal value or narrow integer type
   its callers pass (a kernel that needs a literal still gets one).
+- **Inlined small kernels** (``njit(llvm_inline=True)``: :func:`mark_always_inline`). A
+  small kernel that hot loops call (a search's step, a plan's scoring step) gets LLVM's
+  ``alwaysinline`` on its link-only twin, so the kernel that runs has its code in place
+  of every call. LLVM's own inliner kept those calls: numba passes each array as a dozen
+  scalars, and such a call in a loop cost more than its body. Numba's own
+  ``inline="always"`` inlines its IR before typing instead, at every call site, and
+  doubles the compile. On the public path the mark is ignored (the same code, called).
 - **Borrowing kernels** (``njit(refcount=False)``: :func:`borrowing_options`, numba's
   private ``_nrt`` option): no reference counting. Numba counts references to every array
   and StructRef a kernel is passed, takes a view of or reads from a StructRef, with an
@@ -61,8 +68,12 @@ __all__ = [
     "borrowing_options",
     "holds_reference",
     "inner_options",
+    "mark_always_inline",
     "plain_calls",
 ]
+
+#: The attribute of a twin function whose link-only library marks it ``alwaysinline``.
+_ALWAYS_INLINE = "_simlib_always_inline"
 
 TESTED = ((0, 59), (0, 68))
 """The oldest and newest numba (major, minor) the tricks are used with: the range
@@ -116,6 +127,16 @@ def inner_options(opts: dict[str, Any]) -> dict[str, Any]:
     link_only, _ = _pipelines()
     return dict(opts, no_cpython_wrapper=True, no_cfunc_wrapper=True, cache=False,
                 pipeline_class=link_only)
+
+
+def mark_always_inline(twin: Any) -> Any:
+    """Mark ``twin`` (an ``inner`` twin's function) to be inlined into every caller.
+
+    Its link-only lowering adds LLVM's ``alwaysinline`` to the compiled function; the
+    kernel that runs then holds the code in place of each call. Returns ``twin``.
+    """
+    setattr(twin, _ALWAYS_INLINE, True)
+    return twin
 
 
 def outer_options(opts: dict[str, Any]) -> dict[str, Any]:
@@ -303,7 +324,11 @@ def _pipelines() -> tuple[Any, Any]:
                 state.library = _LinkOnlyLibrary(state.targetctx.codegen(),
                                                  state.func_id.func_qualname)
             with _borrowed_struct_reads():
-                return bool(super().run_pass(state))
+                done = bool(super().run_pass(state))
+            if getattr(state.func_id.func, _ALWAYS_INLINE, False):
+                fn = state.library._final_module.get_function(state.cr.fndesc.mangled_name)
+                fn.add_function_attribute("alwaysinline")
+            return done
 
     def compiler_with(lowering: Any) -> Any:
         class _Compiler(compiler.CompilerBase):

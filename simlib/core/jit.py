@@ -161,10 +161,12 @@ class Kernel:
     and hashes nothing; attributes (``signatures``, ``py_func``, ...) are ``inner``'s.
     """
 
-    def __init__(self, f: Any, opts: dict[str, Any], refcount: bool = True) -> None:
+    def __init__(self, f: Any, opts: dict[str, Any], refcount: bool = True,
+                 llvm_inline: bool = False) -> None:
         functools.update_wrapper(self, f)
         self._opts = opts
         self._refcount = refcount
+        self._llvm_inline = llvm_inline
         self._inner: Any = None
         self._outer: Any = None
 
@@ -181,8 +183,11 @@ class Kernel:
             with _LOCK:
                 if self._inner is None:
                     opts = dict(self._opts, **_numba_compat.borrowing_options(self._refcount))
+                    twin = _twin(self.__wrapped__)
+                    if self._llvm_inline:
+                        _numba_compat.mark_always_inline(twin)
                     self._inner = _numba_compat.plain_calls(
-                        _dispatcher(_twin(self.__wrapped__), _numba_compat.inner_options(opts)))
+                        _dispatcher(twin, _numba_compat.inner_options(opts)))
         return self._inner
 
     @property
@@ -215,12 +220,15 @@ class Kernel:
         return f"<simlib kernel {self.__qualname__}>"
 
 
-def njit(fn=None, *, refcount: bool = True, **kwargs):
+def njit(fn=None, *, refcount: bool = True, llvm_inline: bool = False, **kwargs):
     """Compile ``fn`` in nopython mode with an on-disk cache (``cache=True``).
 
     ``refcount=False``: the kernel borrows the arrays it is passed; it must neither
-    allocate nor return an array (see the module docstring). It is a hint: on numba's
-    public path (an untested numba) the kernel counts references, with the same results.
+    allocate nor return an array (see the module docstring). ``llvm_inline=True``: every
+    kernel that calls it gets its code in place of the call (LLVM's ``alwaysinline``,
+    :func:`simlib.core._numba_compat.mark_always_inline`). Both are hints: on numba's
+    public path (an untested numba) the kernel counts references and is called, with the
+    same results.
     Other keywords go to ``numba.njit``. Returns a :class:`Kernel` (or ``fn`` itself under
     ``NUMBA_DISABLE_JIT=1``).
     """
@@ -230,6 +238,6 @@ def njit(fn=None, *, refcount: bool = True, **kwargs):
     def make(f):
         if numba.config.DISABLE_JIT:
             return f
-        return Kernel(f, opts, refcount=refcount)
+        return Kernel(f, opts, refcount=refcount, llvm_inline=llvm_inline)
 
     return make if fn is None else make(fn)

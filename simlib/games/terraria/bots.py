@@ -891,7 +891,7 @@ def _search_nb(grid, tiles, res_dig, rate, r0, c0, budget, fall_pen, bdist, bfro
     return n
 
 
-@njit(refcount=False)
+@njit(refcount=False, llvm_inline=True)
 def _tile_gain_nb(grid, tiles, r, c):
     """Undiscovered tile positions that entering the tile of (r, c) would reveal."""
     h = grid.shape[1] // LAYERS
@@ -910,7 +910,7 @@ def _tile_gain_nb(grid, tiles, r, c):
     return n
 
 
-@njit(refcount=False)
+@njit(refcount=False, llvm_inline=True)
 def _square_value_nb(grid, tiles, pieces, enemies, res_dig, res_struct, r, c, bp, wood_short):
     """What standing in (r, c) is worth to ``p`` (see the module docstring).
 

@@ -100,7 +100,7 @@ def _may_end_nb(grid, tiles, kind, r, c):
     return _solid_nb(grid, r, c) or supported_nb(grid, tiles, r, c)
 
 
-@njit(refcount=False)
+@njit(refcount=False, llvm_inline=True)
 def enemy_can_step_nb(grid, tiles, kind, r, c, dr, dc):
     """True when an enemy of ``kind`` in (r, c) may step by (dr, dc). Read only."""
     nr = r + dr

@@ -120,7 +120,7 @@ def _touches_nb(grid, tiles, r, c, corner_below):
     return s == SQ.HALF and corner_below
 
 
-@njit(refcount=False)
+@njit(refcount=False, llvm_inline=True)
 def can_step_nb(grid, tiles, r, c, dr, dc):
     """True when a piece in (r, c) may make the single step (dr, dc) (occupants ignored).
 

@@ -84,7 +84,7 @@ R = Ranges()
 HOUSE = 3  # :func:`blocker_nb`'s value for a square under a house
 
 
-@njit(refcount=False)
+@njit(refcount=False, llvm_inline=True)
 def inside_house_nb(grid, tiles, r, c):
     """True when square (r, c) is inside a house: under a house tile on the table. Read only."""
     return on_table_nb(grid, tiles, r, c) and grid[P.FEAT, r, c] & FEAT.HOUSE != 0
@@ -112,7 +112,7 @@ def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
     return 0
 
 
-@njit(refcount=False)
+@njit(refcount=False, llvm_inline=True)
 def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only=False):
     """True when the segment between two corners passes inside no blocking region.
 
@@ -239,7 +239,7 @@ def sees_memo_nb(seen, epoch, grid, tiles, ar, ac, br, bc):
     return ans
 
 
-@njit(refcount=False)
+@njit(refcount=False, llvm_inline=True)
 def reach_nb(ar, ac, br, bc, tile_rows, tile_cols):
     """Bit set of ranges (``R``) that reach square (br, bc) from square (ar, ac)."""
     dr = abs(ar - br)
