@@ -26,7 +26,9 @@ numba's public behaviour as a whole:
   of every call. LLVM's own inliner kept those calls: numba passes each array as a dozen
   scalars, and such a call in a loop cost more than its body. Numba's own
   ``inline="always"`` inlines its IR before typing instead, at every call site, and
-  doubles the compile. On the public path the mark is ignored (the same code, called).
+  doubles the compile. On the public path the mark is ignored (the same code, called),
+  and so it is before numba 0.68 (:data:`INLINES`): llvmlite 0.42 (numba 0.59) attaches
+  the attribute to the function's return value, which LLVM refuses with an abort.
 - **Borrowing kernels** (``njit(refcount=False)``: :func:`borrowing_options`, numba's
   private ``_nrt`` option): no reference counting. Numba counts references to every array
   and StructRef a kernel is passed, takes a view of or reads from a StructRef, with an
@@ -64,6 +66,7 @@ from numba.core import errors, types
 
 __all__ = [
     "ACTIVE",
+    "INLINES",
     "TESTED",
     "borrowing_options",
     "holds_reference",
@@ -108,6 +111,10 @@ def _active() -> bool:
 ACTIVE: bool = _active()
 """Whether the tricks are used (a tested numba, and ``SIMLIB_NUMBA_PUBLIC`` not set)."""
 
+INLINES: bool = ACTIVE and _version(numba.__version__) >= (0, 68)
+"""Whether ``llvm_inline`` marks are applied (numba 0.68, llvmlite 0.50, and newer within
+the tested range: see the module docstring)."""
+
 
 def borrowing_options(refcount: bool) -> dict[str, Any]:
     """The numba options of a kernel with (``refcount=True``) or without reference counts.
@@ -133,9 +140,11 @@ def mark_always_inline(twin: Any) -> Any:
     """Mark ``twin`` (an ``inner`` twin's function) to be inlined into every caller.
 
     Its link-only lowering adds LLVM's ``alwaysinline`` to the compiled function; the
-    kernel that runs then holds the code in place of each call. Returns ``twin``.
+    kernel that runs then holds the code in place of each call. Nothing is marked where
+    :data:`INLINES` is False. Returns ``twin``.
     """
-    setattr(twin, _ALWAYS_INLINE, True)
+    if INLINES:
+        setattr(twin, _ALWAYS_INLINE, True)
     return twin
 
 
