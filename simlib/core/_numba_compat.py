@@ -78,7 +78,7 @@ __all__ = [
 #: The attribute of a twin function whose link-only library marks it ``alwaysinline``.
 _ALWAYS_INLINE = "_simlib_always_inline"
 
-TESTED = ((0, 59), (0, 68))
+TESTED = ((0, 60), (0, 68))
 """The oldest and newest numba (major, minor) the tricks are used with: the range
 ``pyproject.toml`` pins, whose two ends ``.ci/run`` tests."""
 
