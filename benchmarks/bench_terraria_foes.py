@@ -31,7 +31,7 @@ import numpy as np
 from simlib.core.jit import njit
 from simlib.core.rng import new_state
 from simlib.games.terraria import enemy, foes, world
-from simlib.games.terraria import layout as L
+from simlib.games.terraria import state as L
 from simlib.games.terraria.movement import T, place_piece_nb
 from simlib.games.terraria.state import KIND, PC, TP, alloc_world
 

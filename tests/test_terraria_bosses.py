@@ -39,20 +39,26 @@ from simlib.games.terraria import bosses as bs
 from simlib.games.terraria import enemy as en
 from simlib.games.terraria import engine, foes, world
 from simlib.games.terraria import movement as mv
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.state import (
     BH,
+    BIOME,
     BO,
     BOSS_ROW,
     CH,
     CNT,
     EN,
+    FEAT,
+    KIND,
     OUT,
+    PC,
     RK,
     ROLE,
+    SQ,
     SUP,
+    TP,
     G,
+    P,
 )
-from simlib.games.terraria.state import BIOME, FEAT, KIND, PC, SQ, TP, P
 
 CHAR, WALK, FLY, WORM = KIND.CHARACTER, KIND.WALKER, KIND.FLYER, KIND.WORM
 TOP, LEFT = 6, 30
@@ -812,7 +818,7 @@ sys.path.insert(0, "tests")
 from terraria_boss_helpers import make_state, make_tables, put, LENS, KING, EYE
 from simlib.games.terraria.state import FEAT, P
 from simlib.games.terraria import bosses as bs
-from simlib.games.terraria.layout import BOSS_ROW, CH, G
+from simlib.games.terraria.state import BOSS_ROW, CH, G
 from simlib.games.terraria.state import KIND
 rows = ["." * 10, "....#.....", "....#.....", "." * 10, "#" * 10]
 out = []

@@ -13,9 +13,24 @@ from test_terraria_engine import ident
 from test_terraria_rules_world import LEFT, TOP, put, res, scene
 
 from simlib.games.terraria import bots, engine, life
-from simlib.games.terraria.layout import BO, BOSS_ROW, CH, CNT, EN, ENEMY_ROW, OB, ROLE, G
 from simlib.games.terraria.movement import place_piece_nb
-from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, P
+from simlib.games.terraria.state import (
+    BO,
+    BOSS_ROW,
+    CH,
+    CNT,
+    EN,
+    ENEMY_ROW,
+    FEAT,
+    KIND,
+    LAYERS,
+    OB,
+    PC,
+    ROLE,
+    SQ,
+    G,
+    P,
+)
 
 FLAT = ["........", "........", "########"]  # pieces stand on row 1
 

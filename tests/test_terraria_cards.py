@@ -16,7 +16,7 @@ from simlib.core.rng import new_state, shuffle_nb
 from simlib.games.terraria import cards
 from simlib.games.terraria.content_tables import compile_tables
 from simlib.games.terraria.engine import alloc_state_nb
-from simlib.games.terraria.layout import CF, CH, PILE, SHOP, SUP, replace
+from simlib.games.terraria.state import CF, CH, PILE, SHOP, SUP, replace
 
 EXPLORE, DODGE, REST, GUIDE_CARD, POISON = range(5)
 

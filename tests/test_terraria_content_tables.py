@@ -20,7 +20,7 @@ from simlib.games.terraria.content_tables import (
     load_tables,
     table_names,
 )
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.state import (
     AR,
     BH,
     BO,
@@ -36,6 +36,7 @@ from simlib.games.terraria.layout import (
     EN,
     EQ,
     HO,
+    KIND,
     MAX_HOUSES,
     MAX_TOKENS,
     OB,
@@ -54,7 +55,6 @@ from simlib.games.terraria.layout import (
     TablesRef,
     fields_of,
 )
-from simlib.games.terraria.state import KIND
 
 RULEBOOK = (
     Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ import pytest
 
 from simlib.games.terraria import GAME, cards, engine
 from simlib.games.terraria.content_tables import table_names
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.state import (
     BO,
     BOSS_ROW,
     BOSS_SPAWN,
@@ -22,20 +22,27 @@ from simlib.games.terraria.layout import (
     CH,
     CNT,
     EQ,
+    FEAT,
     HA,
+    KIND,
+    LAYERS,
     NPC,
     OB,
     OUT,
+    PC,
     PILE,
     RK,
     ROLE,
     RU,
+    SQ,
     STATION,
     SUP,
+    TILE_COLS,
+    TP,
     TT,
     G,
+    P,
 )
-from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P
 
 GUIDE = 1 << NPC.GUIDE  # spawned from setup (TR-069)
 

@@ -17,25 +17,29 @@ from test_terraria_rules_world import LEFT, TOP, at, house_scene, put, res, scen
 
 from simlib.games.terraria import bots, engine, life
 from simlib.games.terraria import movement as mv
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.sight import sees_nb
+from simlib.games.terraria.state import (
     CF,
     CH,
     CNT,
     ENEMY_ROW,
     EQ,
+    FEAT,
+    KIND,
     NPC,
     OB,
     OUT,
+    PC,
     PILE,
     RK,
     RW,
     SHOP,
+    SQ,
     SUP,
     G,
+    P,
     replace,
 )
-from simlib.games.terraria.sight import sees_nb
-from simlib.games.terraria.state import FEAT, KIND, PC, SQ, P
 
 
 # --- TR-237 / TR-164: a chop square under a house ---------------------------------------------

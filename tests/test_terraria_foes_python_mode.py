@@ -20,7 +20,7 @@ import numpy as np
 sys.path[:0] = ["benchmarks", "tests"]
 import bench_terraria_foes as b
 from simlib.games.terraria import foes, life, world
-from simlib.games.terraria.layout import CH, ENEMY_ROW, G
+from simlib.games.terraria.state import CH, ENEMY_ROW, G
 from simlib.games.terraria.state import FEAT, KIND, PC, P
 from terraria_foes_helpers import Game, tables
 out = {}

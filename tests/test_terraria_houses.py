@@ -22,10 +22,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simlib.games.terraria import GAME, bots, engine, layout, play
+from simlib.games.terraria import GAME, bots, engine, state
 from simlib.games.terraria.content_tables import compile_tables, table_names
-from simlib.games.terraria.layout import AR, CC, CH, CNT, CO, HA, RK, RW, STATION, SUP, TT, G
-from simlib.games.terraria.state import PC
+from simlib.games.terraria.state import AR, CC, CH, CNT, CO, HA, PC, RK, RW, STATION, SUP, TT, G
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -276,7 +275,7 @@ def test_the_turn_starts_with_the_armor_mana():  # TR-357
         st, tab = new_game()
         armor = tab.armor.copy()
         armor[JUNGLE, AR.REGEN] = regen
-        tab = layout.replace(tab, armor=armor)
+        tab = state.replace(tab, armor=armor)
         st.owned[0, tab.equip.shape[0] + JUNGLE] = 1
         st.chars[0, CH.MANA] = 0
         bots.player_turn_nb(st, tab, 0, 1, weights())
@@ -424,9 +423,9 @@ def test_whole_games_record_both_houses():  # TR-253, TR-255
 
 
 def test_the_record_columns():  # TR-428
-    assert play.MEASURES[-2:] == ("bottle_potions", "food_eaten")
-    assert set(play.MEASURES) <= set(play.record_dt.names)
-    assert GAME.measure_columns == play.MEASURES
+    assert state.MEASURES[-2:] == ("bottle_potions", "food_eaten")
+    assert set(state.MEASURES) <= set(state.record_dt.names)
+    assert GAME.measure_columns == state.MEASURES
 
 
 # --- plain Python against numba ---------------------------------------------------------------
@@ -435,7 +434,7 @@ import json, warnings
 warnings.filterwarnings("ignore")
 import numpy as np
 from simlib.games.terraria import GAME, bots, engine
-from simlib.games.terraria.layout import CH, STATION, G
+from simlib.games.terraria.state import CH, STATION, G
 tab, cfg = GAME.compile(GAME.resolve(None, {"players": 2}))
 st = engine.alloc_state_nb(tab)
 engine.setup_nb(st, tab, cfg, np.uint64(5), 3)

@@ -13,9 +13,8 @@ from terraria_foes_helpers import GEL, LENS, ORE, SLIME, STONE, WOOD, Game
 
 from simlib.core.rng import randint_nb
 from simlib.games.terraria import life
-from simlib.games.terraria.layout import AR, CC, CH, HA, OUT, PILE, G
 from simlib.games.terraria.movement import T
-from simlib.games.terraria.state import FEAT, KIND, PC, P
+from simlib.games.terraria.state import AR, CC, CH, FEAT, HA, KIND, OUT, PC, PILE, G, P
 
 FLOOR = [".........", "#########"]
 

@@ -16,27 +16,31 @@ from terraria_foes_helpers import ENEMIES, ZOMBIE, Game, enemy_row, tables
 
 from simlib.core.dice import duel_nb
 from simlib.core.rng import new_state, randint_nb
-from simlib.games.terraria import GAME, bots, cards, enemy, engine, foes, life, play
-from simlib.games.terraria.layout import (
+from simlib.games.terraria import GAME, bots, cards, enemy, engine, foes, life, play, state
+from simlib.games.terraria.sight import sees_nb
+from simlib.games.terraria.state import (
     CF,
     CH,
     CNT,
     CO,
     ENEMY_ROW,
     EQ,
+    FEAT,
+    KIND,
     OB,
     OUT,
+    PC,
     PILE,
     RANGE,
     RK,
     RU,
     SLOT,
+    SQ,
     SUP,
     G,
+    P,
     replace,
 )
-from simlib.games.terraria.sight import sees_nb
-from simlib.games.terraria.state import FEAT, KIND, PC, SQ, P
 
 E0 = ENEMY_ROW
 
@@ -175,7 +179,7 @@ def test_the_team_shares_one_outcome():  # TR-005
     assert st.chars[0, CH.COINS] == 10 and st.chars[1, CH.COINS] == 11  # ALL rewards + loot
     st.chars[0, CH.AP] = 1
     assert not engine.step_action_nb(st, g.tab, 0, 0, 1)  # nobody plays on alone
-    rec = np.zeros(1, dtype=play.record_dt)
+    rec = np.zeros(1, dtype=state.record_dt)
     play.record_nb(st, g.tab, 0, rec[0])
     assert rec[0]["win"] and rec[0]["outcome"] == OUT.WON_OBJECTIVES - 1
     # a loss: player 0 dies with no tombstone left; player 1, unhurt, loses with it
@@ -191,7 +195,7 @@ def test_the_team_shares_one_outcome():  # TR-005
     play.record_nb(st, g.tab, 1, rec[0])
     assert not rec[0]["win"] and rec[0]["outcome"] == OUT.OUT_OF_RESPAWNS - 1
     # one record a game: one win and one outcome, no per-player result
-    names = play.record_dt.names
+    names = state.record_dt.names
     assert names.count("win") == 1 and names.count("outcome") == 1
     assert not [n for n in names if "player" in n or "seat" in n or n.startswith("win_")]
 
@@ -256,7 +260,7 @@ def test_the_enemy_turn_waits_for_every_player(monkeypatch):  # TR-315, TR-079
     monkeypatch.setattr(engine, "cleanup_nb", cleanup)
     monkeypatch.setattr(play, "record_nb", lambda *args: None)
     monkeypatch.setattr(play, "play_on_nb", play.play_on_nb.py_func)  # the round loop, in Python
-    rec = np.zeros(1, dtype=play.record_dt)
+    rec = np.zeros(1, dtype=state.record_dt)
     bp = np.array(list(GAME.bot(None).params.values()))
     play.play_one_nb.py_func(st, tab, cfg, 1, bp, np.uint64(1), 0, rec[0])
     seats = [("player", 1, 0), ("player", 1, 1), ("player", 1, 2)]

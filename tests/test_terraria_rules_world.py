@@ -15,7 +15,9 @@ from test_terraria_engine import GUIDE, _clear_area, ident, names, new_game
 
 from simlib.core.rng import new_state
 from simlib.games.terraria import bosses, engine, life, sight, world
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.movement import place_piece_nb, supported_nb
+from simlib.games.terraria.state import (
+    BIOME,
     BO,
     BOSS_ROW,
     BOSS_SPAWN,
@@ -24,19 +26,25 @@ from simlib.games.terraria.layout import (
     CNT,
     CO,
     EQ,
+    FEAT,
     HA,
+    KIND,
+    LAYERS,
     NPC,
+    PC,
     PILE,
     RK,
     ROLE,
     RW,
     SHOP,
+    SQ,
     SUP,
+    TILE_COLS,
+    TP,
     G,
+    P,
     replace,
 )
-from simlib.games.terraria.movement import place_piece_nb, supported_nb
-from simlib.games.terraria.state import BIOME, FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P
 
 TOP, LEFT = 1, 30  # where scenes are drawn: tile column 5, its left edge at column 30
 

@@ -24,9 +24,8 @@ import simlib
 from simlib.core.rng import seed_state_nb
 from simlib.errors import SimlibInputError
 from simlib.games.terraria import GAME, SEARCH_ID, bots, engine, search
-from simlib.games.terraria.layout import PILE, G
-from simlib.games.terraria.play import play_on_nb, record_dt, record_nb
-from simlib.games.terraria.state import LAYERS, TILE_COLS, TP, P
+from simlib.games.terraria.play import play_on_nb, record_nb
+from simlib.games.terraria.state import LAYERS, PILE, TILE_COLS, TP, G, P, record_dt
 
 SEED = 2026
 

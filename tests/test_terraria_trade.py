@@ -20,18 +20,20 @@ import numpy as np
 from test_terraria_engine import ident, names
 
 from simlib.games.terraria import GAME, bots, cards, engine, life
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.state import (
     AR,
     CH,
     CNT,
     MAX_WEIGHTS,
     NPC,
+    PC,
     RU,
     SLOT,
+    SQ,
     SUP,
     G,
+    P,
 )
-from simlib.games.terraria.state import PC, SQ, P
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -413,7 +415,7 @@ import json, warnings
 warnings.filterwarnings("ignore")
 import numpy as np
 from simlib.games.terraria import GAME, bots, cards, engine, life
-from simlib.games.terraria.layout import CH
+from simlib.games.terraria.state import CH
 tab, cfg = GAME.compile(GAME.resolve(None, {"players": 3}))
 st = engine.alloc_state_nb(tab)
 engine.setup_nb(st, tab, cfg, np.uint64(5), 0)

@@ -13,8 +13,9 @@ units traded, placed bottle potions taken, food tokens eaten. Exact tables: ``co
 
 Modules:
 
-- :mod:`~simlib.games.terraria.layout`: the columns of every per-game array and compiled
-  table, and the ``State`` / ``Tables`` structs the kernels take;
+- :mod:`~simlib.games.terraria.state`: the columns of every per-game array and compiled
+  table, the ``State`` / ``Tables`` structs the kernels take, the ``cfg`` columns and the
+  record of a game (``record_dt``, the outcomes);
 - :mod:`~simlib.games.terraria.engine`: setup, the player's actions, crafting, houses,
   NPCs, objectives, the round's phases; :mod:`~simlib.games.terraria.play`: a whole game
   and the batch kernel; :mod:`~simlib.games.terraria.cards`: decks;
@@ -34,7 +35,6 @@ Modules:
 - ``data/world.toml`` and :mod:`~simlib.games.terraria.world`: the tile tables, the fixed
   86-tile set compiled from them, ``generate_world_nb`` (one game's world from the rng:
   Crimson or Corruption, the minimap order, a tile per position) and ``discover_nb``;
-- :mod:`~simlib.games.terraria.state`: array layouts and constants;
 - :mod:`~simlib.games.terraria.movement`: steps with gravity, falls and fall damage,
   stacks, rope, platforms, digging and chopping (see its docstring for the geometry);
 - :mod:`~simlib.games.terraria.sight`: line of sight between squares (``sees_nb``; attack
@@ -312,13 +312,13 @@ import numpy as np
 from simlib.core.game import BatchKernel, Bot, Game, TableSpec
 from simlib.errors import SimlibInputError
 from simlib.games.terraria import settings as _settings
+from simlib.games.terraria.state import MEASURES, OUTCOME_NAMES, record_dt
 
 __all__ = ["GAME", "Terraria"]
 
 BLOCK = 64  # games per block: a thread plays a block on state allocated once (core.blocks)
 SEARCH_BLOCK = 2  # a search game is slow: small blocks keep both threads busy to the end
 SEARCH_ID = 3  # ``search.SEARCH_ID`` (not imported here: the kernels load on first use)
-MAX_ROUNDS = 400  # a safety cap far past any time track's end
 
 
 def _check_start_equipment(tab, eff: dict[str, Any], data: str) -> None:
@@ -329,7 +329,7 @@ def _check_start_equipment(tab, eff: dict[str, Any], data: str) -> None:
     each needs at least one copy per player.
     """
     from simlib.games.terraria.content_tables import table_names
-    from simlib.games.terraria.layout import EQ
+    from simlib.games.terraria.state import EQ
 
     path = None if data in ("default", "") else data
     names = table_names(path, path)["equipment"]
@@ -371,7 +371,9 @@ class Terraria(Game):
     default_bot = "builder"
     #: A cold compile of the default bot's kernels, in seconds (benchmarks/bench_compile.py).
     compile_seconds = 80
-    outcomes = ("won_objectives", "won_wall_of_flesh", "out_of_time", "out_of_respawns")
+    outcomes = OUTCOME_NAMES
+    record_dt = record_dt
+    measure_columns = MEASURES
     time_column = "day"  # when games end, on the day track
     causes = (
         ("deaths, by a fall or a mob (other: a lone enemy, a boss, a debuff)", "deaths",
@@ -383,8 +385,6 @@ class Terraria(Game):
     def __init__(self) -> None:
         from simlib.games.terraria import bots as _bots
         from simlib.games.terraria import search as _search
-        from simlib.games.terraria.play import MEASURES, record_dt
-
         self.bots = tuple(
             Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults, strict=True)),
                 dict(_bots.PARAM_HELP), dict(_bots.PARAM_BOUNDS))
@@ -392,8 +392,6 @@ class Terraria(Game):
         ) + (_SearchBot("search", _search.SEARCH_ID, _search.HELP,
                  {"budget": float(_search.DEFAULT_BUDGET)}, dict(_search.PARAM_HELP),
                  dict(_search.PARAM_BOUNDS)),)
-        self.measure_columns = MEASURES
-        self.record_dt = record_dt
 
     def validate(self, values: dict[str, Any]) -> None:
         """Check settings against each other and the content tables."""
@@ -408,8 +406,7 @@ class Terraria(Game):
     def compile(self, values: dict[str, Any]) -> tuple:
         """Resolved settings -> ``(tables, cfg)`` for the kernels."""
         from simlib.games.terraria.content_tables import compile_tables
-        from simlib.games.terraria.engine import CFG
-        from simlib.games.terraria.state import BIOME
+        from simlib.games.terraria.state import BIOME, CFG, MAX_ROUNDS
 
         path = None if values["data"] in ("default", "") else values["data"]
         tab = compile_tables(path, path)

@@ -2,8 +2,8 @@
 
 Rulebook: Bosses (Spawning, Behaviour and Forms, Boss Loot); Falling, Stacking and
 Displacing (Displacing, Bosses Only). Every kernel takes ``(st, tab, ...)``: ``st`` a
-:class:`~simlib.games.terraria.layout.State`, ``tab`` a
-:class:`~simlib.games.terraria.layout.Tables`; the kernels of one boss take its id ``b``.
+:class:`~simlib.games.terraria.state.State`, ``tab`` a
+:class:`~simlib.games.terraria.state.Tables`; the kernels of one boss take its id ``b``.
 Boss ``b`` in play is piece ``BOSS_ROW + b`` (``PC.ROLE`` = ``ROLE.BOSS``, ``PC.TYPE`` =
 ``b``), bit ``b`` of ``g[G.IN_PLAY]``, and its own state is in the per-boss columns of
 ``g`` (``G.FORM + b``, ``G.BOSS_LEFT + b``, ``G.BEHAV + 3 * b``, ``G.BEHAV_AT + b``,
@@ -109,24 +109,6 @@ from simlib.games.terraria.enemy import (
     nearest_character_nb,
     plan_nb,
 )
-from simlib.games.terraria.layout import (
-    BH,
-    BO,
-    BOSS_ROW,
-    BOSS_SPAWN,
-    CH,
-    CNT,
-    CO,
-    MAX_BOSSES,
-    MAX_PLAYERS,
-    OUT,
-    RK,
-    ROLE,
-    RU,
-    RW,
-    SPECIAL,
-    G,
-)
 from simlib.games.terraria.movement import (
     T,
     _collapse_nb,
@@ -142,13 +124,29 @@ from simlib.games.terraria.movement import (
 )
 from simlib.games.terraria.sight import sight_epoch_nb
 from simlib.games.terraria.state import (
+    BH,
+    BO,
+    BOSS_ROW,
+    BOSS_SPAWN,
+    CH,
+    CNT,
+    CO,
     FEAT,
     KIND,
     LAYERS,
+    MAX_BOSSES,
+    MAX_PLAYERS,
+    OUT,
     PC,
+    RK,
+    ROLE,
+    RU,
+    RW,
+    SPECIAL,
     SQ,
     START_LAYER_COLUMN,
     TILE_COLS,
+    G,
     P,
     on_table_nb,
 )

@@ -70,7 +70,8 @@ from typing import NamedTuple
 
 from simlib.core.jit import njit
 from simlib.games.terraria import bosses, cards, engine, life
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.movement import can_step_nb, supported_nb
+from simlib.games.terraria.state import (
     AR,
     BO,
     BOSS_ROW,
@@ -83,13 +84,17 @@ from simlib.games.terraria.layout import (
     COIN_CAP,
     EN,
     EQ,
+    FEAT,
     HO,
+    KIND,
+    LAYERS,
     MAX_BOSSES,
     MAX_PLAYERS,
     MAX_WEIGHTS,
     N_PIECES,
     NPC,
     OB,
+    PC,
     PILE,
     RANGE,
     RK,
@@ -98,13 +103,16 @@ from simlib.games.terraria.layout import (
     RW,
     SHOP,
     SLOT,
+    SQ,
     STATION,
     SUP,
+    TILE_COLS,
+    TP,
     TT,
     G,
+    P,
+    on_table_nb,
 )
-from simlib.games.terraria.movement import can_step_nb, supported_nb
-from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P, on_table_nb
 
 PARAM_NAMES = (
     "explore",
@@ -187,7 +195,7 @@ class _Bp(NamedTuple):
     RESERVE: int = 11
     BOOST: int = 12
     DEPTH: int = 13
-    COIN_ASK: int = BP_COIN_ASK  # also read by the engine (``layout.BP_COIN_ASK``)
+    COIN_ASK: int = BP_COIN_ASK  # also read by the engine (``state.BP_COIN_ASK``)
     GIFT_MIN: int = 15
     FALL_SAFE: int = 16
     # the turn's working vector adds these (not parameters)

@@ -1,6 +1,6 @@
 """Terraria decks: draw pile, discard, hand, play area and ready slot (Player Turn: Drawing).
 
-Each player's piles are rows of ``st.deck`` (``layout.PILE``), ``st.npile`` their sizes and
+Each player's piles are rows of ``st.deck`` (``state.PILE``), ``st.npile`` their sizes and
 ``st.ready`` the ready slot. The top of the draw pile is its last entry. Readings:
 
 - TR-093 / TR-094: an empty draw pile is refilled by shuffling the discard pile; when both
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from simlib.core.jit import njit
 from simlib.core.rng import shuffle_nb
-from simlib.games.terraria.layout import CF, CH, PILE, SHOP, SUP, G
+from simlib.games.terraria.state import CF, CH, PILE, SHOP, SUP, G
 
 __all__ = [
     "setup_deck_nb",

@@ -1,8 +1,8 @@
-"""Terraria content compiled for the kernels: every table of ``layout.Tables`` from data.
+"""Terraria content compiled for the kernels: every table of ``state.Tables`` from data.
 
 :func:`compile_tables` reads the content data files (``data/*.toml``, all illustrative
 except the numbers they quote from the rulebook), validates them, resolves every name to
-an id and returns a :class:`~simlib.games.terraria.layout.Tables` of int16 numpy arrays
+an id and returns a :class:`~simlib.games.terraria.state.Tables` of int16 numpy arrays
 (plus the world arrays of :func:`simlib.games.terraria.world.compile_world`).
 
 A designer's file may hold any table of the defaults (``content.ALL_TABLES``); each table
@@ -48,7 +48,7 @@ from simlib.core.datafile import file_stamp, read_toml
 from simlib.errors import SimlibInputError
 from simlib.games.terraria import content as cmod
 from simlib.games.terraria import world as wmod
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.state import (
     AR,
     BH,
     BO,
@@ -63,6 +63,7 @@ from simlib.games.terraria.layout import (
     EN,
     EQ,
     HO,
+    KIND,
     MAX_CARDS,
     MAX_HOUSES,
     MAX_TOKENS,
@@ -85,7 +86,6 @@ from simlib.games.terraria.layout import (
     TablesFields,
     TablesRef,
 )
-from simlib.games.terraria.state import KIND
 
 __all__ = ["load_tables", "compile_tables", "table_names", "REWARD_KINDS", "CHAIN_LEN"]
 
@@ -1073,8 +1073,8 @@ def compile_tables(content: str | Path | None = None, world: str | Path | None =
     Returns
     -------
     Tables
-        A fresh :class:`~simlib.games.terraria.layout.Tables` of numpy arrays (int16 for
-        every content table; shapes in ``layout``), safe to change.
+        A fresh :class:`~simlib.games.terraria.state.Tables` of numpy arrays (int16 for
+        every content table; shapes in ``state``), safe to change.
 
     Raises
     ------

@@ -41,7 +41,6 @@ from __future__ import annotations
 import numpy as np
 
 from simlib.core.jit import njit
-from simlib.games.terraria.layout import ROLE
 from simlib.games.terraria.movement import (
     T,
     _collapse_nb,
@@ -53,7 +52,7 @@ from simlib.games.terraria.movement import (
     supported_nb,
 )
 from simlib.games.terraria.sight import inside_house_nb, sees_memo_nb
-from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, P, on_table_nb
+from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, ROLE, SQ, TILE_COLS, P, on_table_nb
 
 __all__ = [
     "DIRS",

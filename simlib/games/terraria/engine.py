@@ -3,9 +3,9 @@
 The round is preparation, player turn, enemy turn and cleanup; the actions include
 crafting, houses, NPCs and objectives.
 
-The kernels take ``(st, tab, ...)``: ``st`` a :class:`~simlib.games.terraria.layout.State`
+The kernels take ``(st, tab, ...)``: ``st`` a :class:`~simlib.games.terraria.state.State`
 (one game's arrays, allocated once per block of games by :func:`alloc_state_nb`) and ``tab``
-the compiled :class:`~simlib.games.terraria.layout.Tables`. The enemy tray, spawning, the
+the compiled :class:`~simlib.games.terraria.state.Tables`. The enemy tray, spawning, the
 enemy turn and death live in ``foes.py`` and ``life.py``; bosses in ``bosses.py``; decks in
 ``cards.py``; the players' decisions in ``bots.py``. This module holds the rules of the
 player's own actions (each returns False and changes nothing when not allowed) and the flow
@@ -14,55 +14,12 @@ of the game. Readings are in the package docstring.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from simlib.core.dice import duel_nb
 from simlib.core.jit import njit
 from simlib.core.rng import randint_nb, seed_state_nb
 from simlib.games.terraria import bosses, cards, foes, life, sight
-from simlib.games.terraria.layout import (
-    AR,
-    BO,
-    BOSS_ROW,
-    BOSS_SPAWN,
-    BP_COIN_ASK,
-    CC,
-    CF,
-    CH,
-    CNT,
-    CO,
-    COIN_CAP,
-    EN,
-    EQ,
-    HA,
-    HO,
-    MAX_BOSSES,
-    MAX_CARDS,
-    MAX_HOUSES,
-    MAX_PLAYERS,
-    MAX_SLOTS,
-    MAX_WEIGHTS,
-    N_PIECES,
-    NPC,
-    OB,
-    OUT,
-    PILE,
-    RK,
-    ROLE,
-    RU,
-    RW,
-    SECTIONS,
-    SEEN_SLOTS,
-    SHOP,
-    SLOT,
-    STATION,
-    SUP,
-    TT,
-    G,
-    StateRef,
-)
 from simlib.games.terraria.movement import (
     T,
     can_place_platform_nb,
@@ -78,16 +35,56 @@ from simlib.games.terraria.movement import (
 )
 from simlib.games.terraria.sight import reach_nb, sees_memo_nb, sees_nb
 from simlib.games.terraria.state import (
+    AR,
     BIOME,
+    BO,
+    BOSS_ROW,
+    BOSS_SPAWN,
+    BP_COIN_ASK,
+    CC,
+    CF,
+    CFG,
+    CH,
+    CNT,
+    CO,
+    COIN_CAP,
+    EN,
+    EQ,
     FEAT,
     FOREST_COLUMNS,
+    HA,
+    HO,
     KIND,
     LAYERS,
+    MAX_BOSSES,
+    MAX_CARDS,
+    MAX_HOUSES,
+    MAX_PLAYERS,
+    MAX_SLOTS,
+    MAX_WEIGHTS,
+    N_PIECES,
+    NPC,
+    OB,
+    OUT,
     PC,
+    PILE,
+    RK,
+    ROLE,
+    RU,
+    RW,
+    SECTIONS,
+    SEEN_SLOTS,
+    SHOP,
+    SLOT,
     SQ,
+    STATION,
+    SUP,
     TILE_COLS,
     TP,
+    TT,
+    G,
     P,
+    StateRef,
     on_table_nb,
 )
 from simlib.games.terraria.world import generate_world_nb
@@ -129,30 +126,10 @@ __all__ = [
 ]
 
 
-class _Cfg(NamedTuple):
-    """Columns of the int64 ``cfg`` array (from ``settings.effective``)."""
-
-    PLAYERS: int = 0
-    CHAINS: int = 1
-    TOKENS: int = 2
-    TOMBS: int = 3  # whole pool, -1 unlimited (Journey)
-    FALL_DAMAGE: int = 4
-    IRON: int = 5  # Journey starting equipment
-    ROPES: int = 6  # rope tokens per player at the start
-    EVIL: int = 7  # BIOME.CORRUPTION, BIOME.CRIMSON or -1 (drawn per game)
-    CHECK: int = 8  # check invariants after every action
-    MAX_ROUNDS: int = 9  # a safety cap (never reached by a game that follows the time track)
-    MOB_DEBUFF: int = 10  # 0: a mob's leader's debuff for every health lost; 1: each die's
-    N: int = 11
-
-
-CFG = _Cfg()
-
-
 # --- allocation and setup -----------------------------------------------------------------
 @njit
 def alloc_state_nb(tab):
-    """One game's arrays, sized from the compiled tables (see ``layout.State``)."""
+    """One game's arrays, sized from the compiled tables (see ``state.State``)."""
     h = tab.tpl.shape[2]
     w = tab.tpl.shape[3]
     rows = LAYERS * h

@@ -1,8 +1,8 @@
 """Terraria: inventories, death and respawn, and the fall damage of a game's fall events.
 
 Rulebook: Inventories and Resource Sharing; Dying and Respawning; Falling (Fall Damage).
-Every kernel takes the game's :class:`~simlib.games.terraria.layout.State` ``st`` and the
-compiled :class:`~simlib.games.terraria.layout.Tables` ``tab`` first and says what it writes.
+Every kernel takes the game's :class:`~simlib.games.terraria.state.State` ``st`` and the
+compiled :class:`~simlib.games.terraria.state.Tables` ``tab`` first and says what it writes.
 
 Readings (checklist ``shared/rules/terraria-checklist.md``; also in the package docstring)
 ------------------------------------------------------------------------------------
@@ -56,21 +56,6 @@ from __future__ import annotations
 
 from simlib.core.jit import njit
 from simlib.core.rng import shuffle_nb
-from simlib.games.terraria.layout import (
-    AR,
-    CC,
-    CH,
-    COIN_CAP,
-    HA,
-    HO,
-    MAX_PLAYERS,
-    OUT,
-    PILE,
-    ROLE,
-    SLOT_CAP,
-    STATION,
-    G,
-)
 from simlib.games.terraria.movement import (
     T,
     fall_hurts_nb,
@@ -79,14 +64,27 @@ from simlib.games.terraria.movement import (
     supported_nb,
 )
 from simlib.games.terraria.state import (
+    AR,
+    CC,
+    CH,
+    COIN_CAP,
     FEAT,
     FOREST_COLUMNS,
+    HA,
+    HO,
     KIND,
     LAYERS,
+    MAX_PLAYERS,
+    OUT,
     PC,
+    PILE,
+    ROLE,
+    SLOT_CAP,
     SQ,
     START_LAYER_COLUMN,
+    STATION,
     TILE_COLS,
+    G,
     P,
 )
 

@@ -1,4 +1,4 @@
-"""Terraria: one whole playthrough and the parallel batch kernel, with the record of a game.
+"""Terraria: one whole playthrough and the block kernel, and the record it writes.
 
 A game is set up (``engine.setup_nb``), then rounds run until ``g[G.OVER]`` is set: round 1
 starts at the player turn (TR-078), later rounds at preparation; then, before anyone draws,
@@ -9,52 +9,11 @@ after another), then the enemy turn and the cleanup (TR-077).
 
 from __future__ import annotations
 
-import numpy as np
-
 from simlib.core.jit import njit
 from simlib.games.terraria import bots, engine
-from simlib.games.terraria.engine import CFG
-from simlib.games.terraria.layout import CH, CNT, OUT, G
+from simlib.games.terraria.state import CFG, CH, CNT, OUT, G
 
-__all__ = ["record_dt", "play_one_nb", "play_on_nb", "play_block_nb", "MEASURES"]
-
-MEASURES = (
-    "chains",
-    "objectives",
-    "objectives_dig",
-    "objectives_fight",
-    "objectives_explore",
-    "objectives_build",
-    "day",
-    "deaths",
-    "fall_deaths",
-    "mob_deaths",
-    "falls",
-    "fall_damage",
-    "duels",
-    "wounds_taken",
-    "mobbed",
-    "mob_damage",
-    "kills",
-    "bosses",
-    "deepest_layer",
-    "tiles",
-    "houses",
-    "npcs",
-    "crafted",
-    "blocks_dug",
-    "chests",
-    "gifts",
-    "coins_traded",
-    "resources_traded",
-    "bottle_potions",
-    "food_eaten",
-)
-
-record_dt = np.dtype(
-    [("game_index", np.int64), ("win", np.bool_), ("outcome", np.int8), ("rounds", np.int32)]
-    + [(m, np.int32) for m in MEASURES]
-)
+__all__ = ["record_nb", "play_one_nb", "play_on_nb", "play_block_nb"]
 
 
 @njit

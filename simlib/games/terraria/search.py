@@ -44,10 +44,21 @@ import numpy as np
 from simlib.core.jit import njit
 from simlib.core.rng import next_u64_nb, randint_nb, seed_stream_nb, shuffle_nb
 from simlib.games.terraria import bots, engine
-from simlib.games.terraria.engine import CFG
-from simlib.games.terraria.layout import CF, MAX_BOSSES, OUT, PILE, SHOP, G
 from simlib.games.terraria.play import play_on_nb, record_nb
-from simlib.games.terraria.state import COLUMN_SLOT, LAYERS, MINIMAP_SLOTS, TILE_COLS, TP
+from simlib.games.terraria.state import (
+    CF,
+    CFG,
+    COLUMN_SLOT,
+    LAYERS,
+    MAX_BOSSES,
+    MINIMAP_SLOTS,
+    OUT,
+    PILE,
+    SHOP,
+    TILE_COLS,
+    TP,
+    G,
+)
 from simlib.games.terraria.world import _lay_tile_nb
 
 __all__ = [
