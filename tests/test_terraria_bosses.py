@@ -37,8 +37,9 @@ from simlib.core.rng import new_state, shuffle_nb
 from simlib.errors import SimlibInputError
 from simlib.games.terraria import bosses as bs
 from simlib.games.terraria import enemy as en
-from simlib.games.terraria import engine, foes, world
+from simlib.games.terraria import engine, foes
 from simlib.games.terraria import movement as mv
+from simlib.games.terraria.compile import load_world
 from simlib.games.terraria.state import (
     BH,
     BIOME,
@@ -763,7 +764,7 @@ def test_every_default_world_has_its_boss_squares():
     # it is (Demon or Crimson) follows the world's evil biome (TR-393)
     altar_biomes = {
         getattr(BIOME, name.upper())
-        for name in world.load_world(None)["boss_squares"]["altar"]["biomes"]
+        for name in load_world(None)["boss_squares"]["altar"]["biomes"]
     }
     for index in range(40):
         grid, tiles, _ = generated(3, index, reveal_all=True)
@@ -801,12 +802,12 @@ def test_boss_squares_table_is_validated(tmp_path):
     p.write_text('[boss_squares.larva]\nresource = "bee_larva"\nbiomes = ["jungle"]\n'
                  'layers = ["underground"]\nper_stock = 4\n', encoding="utf-8")  # fmt: skip
     with pytest.raises(SimlibInputError) as err:
-        world.load_world(str(p))
+        load_world(str(p))
     msg = str(err.value)
     assert "boss_squares.larva.per_stock" in msg and "0 to 3" in msg and "\n" not in msg
     p.write_text("[boss_squares.hive]\nper_stock = 1\n", encoding="utf-8")
     with pytest.raises(SimlibInputError, match="larva, altar, orb, heart"):
-        world.load_world(str(p))
+        load_world(str(p))
 
 
 # --- plain Python (NUMBA_DISABLE_JIT=1) gives the same results --------------------------------

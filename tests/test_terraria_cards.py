@@ -14,7 +14,7 @@ from hypothesis import strategies as hs
 
 from simlib.core.rng import new_state, shuffle_nb
 from simlib.games.terraria import cards
-from simlib.games.terraria.content_tables import compile_tables
+from simlib.games.terraria.compile import compile_tables
 from simlib.games.terraria.engine import alloc_state_nb
 from simlib.games.terraria.state import CF, CH, PILE, SHOP, SUP, replace
 

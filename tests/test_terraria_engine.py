@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from simlib.games.terraria import GAME, cards, engine
-from simlib.games.terraria.content_tables import table_names
+from simlib.games.terraria.compile import table_names
 from simlib.games.terraria.state import (
     BO,
     BOSS_ROW,
@@ -159,16 +159,17 @@ def test_the_starting_equipment_comes_out_of_the_supply(mode, players):  # TR-43
 
 def test_a_supply_too_small_for_the_starting_equipment_is_refused():  # TR-432
     from simlib.errors import SimlibInputError
-    from simlib.games.terraria import _check_start_equipment, settings
+    from simlib.games.terraria import settings
+    from simlib.games.terraria.compile import check_start_equipment
 
     tab, _ = GAME.compile(GAME.resolve(None, {"mode": "journey"}))  # a fresh copy
     eff = settings.effective(GAME.resolve(None, {"mode": "journey", "players": 4}))
-    _check_start_equipment(tab, eff, "default")  # 4 copies each: enough
+    check_start_equipment(tab, eff, "default")  # 4 copies each: enough
     tab.equip[ident("equipment", "iron_axe"), EQ.COPIES] = 3
     with pytest.raises(SimlibInputError, match=r"start_equipment\.journey .*'iron_axe' .*3 copies"):
-        _check_start_equipment(tab, eff, "default")
+        check_start_equipment(tab, eff, "default")
     eff = settings.effective(GAME.resolve(None, {"mode": "journey", "players": 3}))
-    _check_start_equipment(tab, eff, "default")
+    check_start_equipment(tab, eff, "default")
 
 
 def test_sundial_and_horseshoe():  # TR-436, TR-437

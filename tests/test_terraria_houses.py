@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from simlib.games.terraria import GAME, bots, engine, state
-from simlib.games.terraria.content_tables import compile_tables, table_names
+from simlib.games.terraria.compile import compile_tables, table_names
 from simlib.games.terraria.state import AR, CC, CH, CNT, CO, HA, PC, RK, RW, STATION, SUP, TT, G
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,7 +14,8 @@ from terraria_helpers import H, W, drawn_world, generated
 from test_terraria_engine import GUIDE, _clear_area, ident, names, new_game
 
 from simlib.core.rng import new_state
-from simlib.games.terraria import bosses, engine, life, sight, world
+from simlib.games.terraria import bosses, engine, life, sight
+from simlib.games.terraria.compile import compile_world, load_world
 from simlib.games.terraria.movement import place_piece_nb, supported_nb
 from simlib.games.terraria.state import (
     BIOME,
@@ -426,7 +427,7 @@ def test_wood_from_a_chopped_tree_goes_into_the_choppers_inventory():  # TR-165
 
 def test_cacti_are_chopped_like_trees():  # TR-169
     """The Desert's plant is the cactus (``world.toml``); it is a chop square like a tree."""
-    data = world.load_world()
+    data = load_world()
     assert data["biome_terrain"]["desert"]["plant"] == "cactus"
     st, tab, _ = new_game(seed=5)
     st.tiles[TP.KNOWN] = 1  # the whole generated world on the table, no piece on it
@@ -778,7 +779,7 @@ def test_no_world_holds_more_chests_than_the_23_opened_chest_tokens():  # TR-015
         sum(chests(STOCK[b, la, k]) for la in range(LAYERS) for k in range(STOCK_N[b, la]))
         for b in range(BIOME.N)
     ]
-    start = world.compile_world(world.load_world())[3]
+    start = compile_world(load_world())[3]
     extra = sum(chests(t) for t in start if t not in STOCK[BIOME.FOREST, 0])
     most = sum(per_biome) - min(per_biome[BIOME.CORRUPTION], per_biome[BIOME.CRIMSON]) + extra
     assert most <= 23

@@ -24,8 +24,9 @@ Modules:
   whose rollouts from a copy of the state end best; ``budget`` rollouts a plan);
 - :mod:`~simlib.games.terraria.foes`: the enemy tray, spawning, the enemy turn, wounds and
   loot; :mod:`~simlib.games.terraria.life`: inventories, death, respawn, fall damage;
-- :mod:`~simlib.games.terraria.content_tables` and ``data/*.toml``: every content table the
-  rulebook does not print (illustrative defaults), compiled for the kernels;
+- :mod:`~simlib.games.terraria.compile` and ``data/*.toml``: every settings and data file
+  to the kernels' arrays (each file validated); the content tables the rulebook does not
+  print are illustrative defaults;
 
 - :mod:`~simlib.games.terraria.settings`: presets easy / medium / hard (1 / 2 / 3 chains),
   ``mode`` (standard, journey, lucky_horseshoe, enchanted_sundial), ``players`` 1-4,
@@ -50,7 +51,7 @@ Modules:
 
 - ``data/weapons.toml``, ``data/armor.toml``, ``data/bestiary.toml``: illustrative
   content tables (the rulebook prints almost none of it; each file quotes what it does
-  print), read and validated by :mod:`simlib.games.terraria.content`;
+  print), read and validated by :mod:`simlib.games.terraria.compile`;
 - :mod:`simlib.games.terraria.combat`: ``combat_table()`` (weapon x armor x enemy: exact
   chances of each number of wounds dealt and taken), ``fall_damage_chance()`` and
   ``fall_table()``; ``python -m simlib.games.terraria.combat`` writes the table.
@@ -307,8 +308,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from simlib.core.game import BatchKernel, Bot, Game, TableSpec
 from simlib.errors import SimlibInputError
 from simlib.games.terraria import settings as _settings
@@ -319,29 +318,6 @@ __all__ = ["GAME", "Terraria"]
 BLOCK = 64  # games per block: a thread plays a block on state allocated once (core.blocks)
 SEARCH_BLOCK = 2  # a search game is slow: small blocks keep both threads busy to the end
 SEARCH_ID = 3  # ``search.SEARCH_ID`` (not imported here: the kernels load on first use)
-
-
-def _check_start_equipment(tab, eff: dict[str, Any], data: str) -> None:
-    """Refuse a game whose starting equipment the supply cannot give every player.
-
-    Each player's three starting cards (``[start_equipment]``: the copper set, or Journey
-    Mode's iron set, TR-051, TR-432) are taken out of the equipment supply at setup, so
-    each needs at least one copy per player.
-    """
-    from simlib.games.terraria.content_tables import table_names
-    from simlib.games.terraria.state import EQ
-
-    path = None if data in ("default", "") else data
-    names = table_names(path, path)["equipment"]
-    key = "journey" if eff["iron_tools"] else "standard"
-    for e in tab.start_equip[1 if eff["iron_tools"] else 0]:
-        copies = int(tab.equip[e, EQ.COPIES])
-        if copies < eff["players"]:
-            raise SimlibInputError(
-                f"data {data!r}: start_equipment.{key} gives each of {eff['players']} "
-                f"players a {names[e]!r} but it has {copies} copies; allowed: copies of at "
-                f"least {eff['players']}, or fewer players"
-            )
 
 
 class _SearchBot(Bot):
@@ -404,28 +380,10 @@ class Terraria(Game):
         return combat.table_specs()
 
     def compile(self, values: dict[str, Any]) -> tuple:
-        """Resolved settings -> ``(tables, cfg)`` for the kernels."""
-        from simlib.games.terraria.content_tables import compile_tables
-        from simlib.games.terraria.state import BIOME, CFG, MAX_ROUNDS
+        """Resolved settings -> ``(tables, cfg)`` for the kernels (``compile.py``)."""
+        from simlib.games.terraria.compile import compile_settings
 
-        path = None if values["data"] in ("default", "") else values["data"]
-        tab = compile_tables(path, path)
-        eff = _settings.effective(values)
-        _check_start_equipment(tab, eff, values["data"])
-        cfg = np.zeros(CFG.N, dtype=np.int64)
-        cfg[CFG.PLAYERS] = eff["players"]
-        cfg[CFG.CHAINS] = eff["chains_needed"]
-        cfg[CFG.TOKENS] = eff["time_limit_tokens"]
-        cfg[CFG.TOMBS] = eff["tombstones"]
-        cfg[CFG.FALL_DAMAGE] = int(eff["fall_damage"])
-        cfg[CFG.IRON] = int(eff["iron_tools"])
-        cfg[CFG.ROPES] = eff["start_ropes"]
-        cfg[CFG.EVIL] = {"random": -1, "corruption": BIOME.CORRUPTION,
-                         "crimson": BIOME.CRIMSON}[values["evil_biome"]]
-        cfg[CFG.CHECK] = int(values["check_invariants"])
-        cfg[CFG.MAX_ROUNDS] = MAX_ROUNDS
-        cfg[CFG.MOB_DEBUFF] = _settings.MOB_DEBUFFS.index(values["mob_debuff"])
-        return (tab, cfg)
+        return compile_settings(values)
 
     def batch_kernel(self, compiled, bot_id, bot_params):
         """The block kernel of ``bot_id``: the search bot's or the scripted bots' one."""

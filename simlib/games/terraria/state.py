@@ -126,6 +126,19 @@ class TilePlanes(NamedTuple):
 TP = TilePlanes()
 
 
+class TemplatePlanes(NamedTuple):
+    """Planes of a tile template (``tab.tpl`` int16 (TPL.N, T, tile_rows, tile_cols))."""
+
+    SQ: int = 0  # ``SQ`` kind
+    RES: int = 1  # resource id + 1 of an icon block, 0 for none
+    FEAT: int = 2  # ``FEAT`` flags
+    VAL: int = 3  # chest value or chop value
+    N: int = 4
+
+
+TPL = TemplatePlanes()
+
+
 class Biome(NamedTuple):
     """Biome ids (the first six follow ``content.BIOMES``)."""
 
@@ -897,8 +910,8 @@ HA = HouseAt()
 class TablesFields(NamedTuple):
     """The fields of :data:`Tables` as a plain NamedTuple (pickling, caching, iterating).
 
-    World (``world.compile_world``): ``tpl``, ``stock``, ``stock_n``, ``start``, ``res_dig``,
-    ``res_struct``, ``plat_pos``. Content (``content_tables.compile_tables``): the rest; the
+    World (``compile.compile_world``): ``tpl``, ``stock``, ``stock_n``, ``start``, ``res_dig``,
+    ``res_struct``, ``plat_pos``. Content (``compile.compile_tables``): the rest; the
     column layouts are the classes above.
     """
 
