@@ -30,10 +30,10 @@ import numpy as np
 
 from simlib.core.jit import njit
 from simlib.core.rng import new_state
-from simlib.games.terraria import enemy, foes, world
 from simlib.games.terraria import state as L
 from simlib.games.terraria.compile import compile_world, load_world
-from simlib.games.terraria.movement import T, place_piece_nb
+from simlib.games.terraria.engine import enemy, foes, world
+from simlib.games.terraria.engine.movement import T, place_piece_nb
 from simlib.games.terraria.state import KIND, PC, TP, alloc_world
 
 

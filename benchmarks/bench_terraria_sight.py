@@ -29,9 +29,9 @@ import numpy as np
 
 from simlib.core.jit import njit
 from simlib.core.rng import randint_nb, seed_state_nb
-from simlib.games.terraria import enemy, sight, world
-from simlib.games.terraria import movement as mv
 from simlib.games.terraria.compile import compile_world, load_world
+from simlib.games.terraria.engine import enemy, sight, world
+from simlib.games.terraria.engine import movement as mv
 from simlib.games.terraria.state import KIND, PC, TP, P
 
 

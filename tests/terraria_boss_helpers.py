@@ -22,8 +22,8 @@ from terraria_helpers import (
 )
 
 from simlib.core.rng import new_state
-from simlib.games.terraria import enemy
-from simlib.games.terraria import movement as mv
+from simlib.games.terraria.engine import enemy
+from simlib.games.terraria.engine import movement as mv
 from simlib.games.terraria.state import (
     AR,
     BH,

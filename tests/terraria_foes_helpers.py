@@ -13,8 +13,8 @@ import numpy as np
 from terraria_helpers import WC, drawn_world
 
 from simlib.core.rng import new_state
-from simlib.games.terraria import enemy
-from simlib.games.terraria.movement import T, place_piece_nb
+from simlib.games.terraria.engine import enemy
+from simlib.games.terraria.engine.movement import T, place_piece_nb
 from simlib.games.terraria.state import (
     AR,
     BH,

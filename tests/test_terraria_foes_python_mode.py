@@ -19,7 +19,7 @@ warnings.filterwarnings("ignore")
 import numpy as np
 sys.path[:0] = ["benchmarks", "tests"]
 import bench_terraria_foes as b
-from simlib.games.terraria import foes, life
+from simlib.games.terraria.engine import foes, life
 from simlib.games.terraria.compile import compile_world, load_world
 from simlib.games.terraria.state import CH, ENEMY_ROW, G
 from simlib.games.terraria.state import FEAT, KIND, PC, P

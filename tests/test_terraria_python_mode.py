@@ -53,7 +53,7 @@ import json, sys, warnings
 warnings.filterwarnings("ignore")
 import numpy as np
 from simlib.core.rng import new_state
-from simlib.games.terraria import enemy, movement, sight, world
+from simlib.games.terraria.engine import enemy, movement, sight, world
 from simlib.games.terraria.compile import compile_world, load_world
 from simlib.games.terraria.state import KIND, LAYERS, TILE_COLS, TP, alloc_world
 data = load_world()

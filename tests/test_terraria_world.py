@@ -14,7 +14,6 @@ from scipy import stats
 
 from simlib.core.rng import new_state, randint_nb, shuffle_nb
 from simlib.errors import SimlibInputError
-from simlib.games.terraria import world
 from simlib.games.terraria.compile import (
     PHYSICAL_TILES,
     START_KEYS,
@@ -24,6 +23,7 @@ from simlib.games.terraria.compile import (
     physical_tiles,
     tile_text,
 )
+from simlib.games.terraria.engine import world
 from simlib.games.terraria.settings import resolve
 from simlib.games.terraria.state import (
     BIOME,

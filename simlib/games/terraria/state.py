@@ -890,7 +890,7 @@ MAX_HOUSES = 10  # house tiles (TR-018)
 MAX_WEIGHTS = 32  # room for a bot's per-turn weights (bots.BP.N)
 SEEN_SLOTS = 256  # line-of-sight answers remembered (``seen``, ``sight.sees_memo_nb``)
 # index of the bots' ``coin_ask`` parameter (``bots.BP.COIN_ASK``): the one bot parameter the
-# engine reads (the Demolitionist's sale at sunrise, ``engine.from_bots_sunrise_nb``)
+# engine reads (the Demolitionist's sale at sunrise, ``preparation.from_bots_sunrise_nb``)
 BP_COIN_ASK = 14
 
 
@@ -1008,7 +1008,7 @@ MAX_ROUNDS = 400  # ``CFG.MAX_ROUNDS``: a safety cap far past any time track's e
 
 
 # --- the record of a game -----------------------------------------------------------------------
-#: The record's measures after ``game_index, win, outcome, rounds`` (``engine.play.record_nb``).
+#: The record's measures after ``game_index, win, outcome, rounds`` (``engine.batch.record_nb``).
 MEASURES = (
     "chains",
     "objectives",

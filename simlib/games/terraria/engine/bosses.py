@@ -101,15 +101,15 @@ from __future__ import annotations
 
 from simlib.core.jit import njit
 from simlib.core.rng import shuffle_nb
-from simlib.games.terraria import foes, life
-from simlib.games.terraria.enemy import (
+from simlib.games.terraria.engine import foes, life
+from simlib.games.terraria.engine.enemy import (
     DIRS,
     enemy_can_step_nb,
     moves_allowed_nb,
     nearest_character_nb,
     plan_nb,
 )
-from simlib.games.terraria.movement import (
+from simlib.games.terraria.engine.movement import (
     T,
     _collapse_nb,
     _enter_nb,
@@ -122,7 +122,7 @@ from simlib.games.terraria.movement import (
     remove_piece_nb,
     supported_nb,
 )
-from simlib.games.terraria.sight import sight_epoch_nb
+from simlib.games.terraria.engine.sight import sight_epoch_nb
 from simlib.games.terraria.state import (
     BH,
     BO,
@@ -394,7 +394,7 @@ def use_voodoo_nb(st, tab, p):
     Allowed when ``p`` is on the world with a lava square among its 8 neighbours (lava lies
     only in the Underworld), holds a consumable with ``CO.VOODOO`` and the boss is
     available. Returns True when the boss is made pending; the caller then discards the
-    doll to the consumables deck (TR-387, ``engine.use_consumable_nb``). Writes ``g``.
+    doll to the consumables deck (TR-387, ``magic.use_consumable_nb``). Writes ``g``.
     """
     if not _in_world_nb(st, p):
         return False

@@ -47,8 +47,8 @@ from typing import NamedTuple
 
 from simlib.core.dice import fall_damage_nb
 from simlib.core.jit import njit
+from simlib.games.terraria.engine.world import discover_nb
 from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, P, on_table_nb
-from simlib.games.terraria.world import discover_nb
 
 __all__ = [
     "T",

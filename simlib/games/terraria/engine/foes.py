@@ -88,10 +88,16 @@ from __future__ import annotations
 
 from simlib.core.jit import njit
 from simlib.core.rng import randint_nb
-from simlib.games.terraria import life, state
-from simlib.games.terraria.enemy import move_enemy_nb, nearest_character_nb
-from simlib.games.terraria.movement import T, place_piece_nb, remove_piece_nb
-from simlib.games.terraria.sight import inside_house_nb, reach_nb, sees_memo_nb, sight_epoch_nb
+from simlib.games.terraria import state
+from simlib.games.terraria.engine import life
+from simlib.games.terraria.engine.enemy import move_enemy_nb, nearest_character_nb
+from simlib.games.terraria.engine.movement import T, place_piece_nb, remove_piece_nb
+from simlib.games.terraria.engine.sight import (
+    inside_house_nb,
+    reach_nb,
+    sees_memo_nb,
+    sight_epoch_nb,
+)
 from simlib.games.terraria.state import (
     AR,
     BIOME,

@@ -52,7 +52,7 @@ __all__ = [
 
 # --- per game ---------------------------------------------------------------------------------
 @njit(refcount=False)
-def _lay_tile_nb(tpl, t, layer, tcol, grid):
+def lay_tile_nb(tpl, t, layer, tcol, grid):
     h = tpl.shape[2]
     w = tpl.shape[3]
     r0 = layer * h
@@ -143,7 +143,7 @@ def generate_world_nb(tpl, stock, stock_n, start, evil, grid, tiles, mini, drawn
                 drawn[b, layer, k] = t
                 used[b, layer] = k + 1
             tiles[TP.TPL, layer, tc] = t
-            _lay_tile_nb(tpl, t, layer, tc, grid)
+            lay_tile_nb(tpl, t, layer, tc, grid)
     for tc in range(7, 10):
         tiles[TP.KNOWN, 0, tc] = 1
     tiles[TP.KNOWN, 1, START_LAYER_COLUMN] = 1
