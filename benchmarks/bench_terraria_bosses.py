@@ -36,10 +36,9 @@ from terraria_boss_helpers import make_state, make_tables  # noqa: E402
 
 from simlib.core.jit import njit  # noqa: E402
 from simlib.core.rng import randint_nb, seed_state_nb  # noqa: E402
-from simlib.games.terraria import bosses, world  # noqa: E402
-from simlib.games.terraria import movement as mv  # noqa: E402
-from simlib.games.terraria.layout import BOSS_ROW, CH, MAX_PLAYERS, ROLE, G  # noqa: E402
-from simlib.games.terraria.state import KIND, PC, TP  # noqa: E402
+from simlib.games.terraria.engine import bosses, world  # noqa: E402
+from simlib.games.terraria.engine import movement as mv  # noqa: E402
+from simlib.games.terraria.state import BOSS_ROW, CH, KIND, MAX_PLAYERS, PC, ROLE, TP, G  # noqa: E402
 
 EYE, KING = 2, 0  # boss ids of the hand-made table
 

@@ -30,9 +30,10 @@ import numpy as np
 
 from simlib.core.jit import njit
 from simlib.core.rng import new_state
-from simlib.games.terraria import enemy, foes, world
-from simlib.games.terraria import layout as L
-from simlib.games.terraria.movement import T, place_piece_nb
+from simlib.games.terraria import state as L
+from simlib.games.terraria.compile import compile_world, load_world
+from simlib.games.terraria.engine import enemy, foes, world
+from simlib.games.terraria.engine.movement import T, place_piece_nb
 from simlib.games.terraria.state import KIND, PC, TP, alloc_world
 
 
@@ -159,8 +160,8 @@ def turns_nb(st, tab, turns, out):
 
 
 def measure(boards: int, turns: int, n_enemies: int, repeats: int) -> dict[str, float]:
-    data = world.load_world()
-    wc = world.compile_world(data)
+    data = load_world()
+    wc = compile_world(data)
     tab = tables(wc)
     out = np.zeros(3, dtype=np.int64)
     turns_nb(board(wc, data, 0, n_enemies), tab, 1, out)  # compile

@@ -29,8 +29,9 @@ import numpy as np
 
 from simlib.core.jit import njit
 from simlib.core.rng import randint_nb, seed_state_nb
-from simlib.games.terraria import enemy, sight, world
-from simlib.games.terraria import movement as mv
+from simlib.games.terraria.compile import compile_world, load_world
+from simlib.games.terraria.engine import enemy, sight, world
+from simlib.games.terraria.engine import movement as mv
 from simlib.games.terraria.state import KIND, PC, TP, P
 
 
@@ -118,7 +119,7 @@ def moves_nb(tpl, stock, stock_n, start, seed, games, rounds, out):
 
 
 def _wc():
-    tpl, stock, stock_n, start = world.compile_world(world.load_world())[:4]
+    tpl, stock, stock_n, start = compile_world(load_world())[:4]
     return tpl, stock, stock_n, start
 
 

@@ -30,8 +30,9 @@ import numpy as np
 
 from simlib.core.jit import njit
 from simlib.core.rng import randint_nb, seed_state_nb
-from simlib.games.terraria import movement as mv
-from simlib.games.terraria import world
+from simlib.games.terraria.compile import compile_world, load_world
+from simlib.games.terraria.engine import movement as mv
+from simlib.games.terraria.engine import world
 from simlib.games.terraria.state import FEAT, KIND, PC, P
 
 
@@ -105,7 +106,7 @@ def explore_nb(tpl, stock, stock_n, start, res_dig, seed, games, actions, out):
 
 def measure(games: int, actions: int, reps: int) -> dict[str, float]:
     """Median seconds for ``games`` worlds with ``actions`` actions each, and the counts."""
-    wc = world.compile_world(world.load_world())
+    wc = compile_world(load_world())
     args = (wc[0], wc[1], wc[2], wc[3], wc[4])
     out = np.zeros(4, dtype=np.int64)
     explore_nb(*args, np.uint64(1), 2, actions, out)  # warm-up (compile or cache load)

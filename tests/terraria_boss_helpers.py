@@ -22,9 +22,9 @@ from terraria_helpers import (
 )
 
 from simlib.core.rng import new_state
-from simlib.games.terraria import enemy
-from simlib.games.terraria import movement as mv
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.engine import enemy
+from simlib.games.terraria.engine import movement as mv
+from simlib.games.terraria.state import (
     AR,
     BH,
     BO,
@@ -38,11 +38,13 @@ from simlib.games.terraria.layout import (
     EQ,
     HA,
     HO,
+    KIND,
     MAX_CARDS,
     MAX_PLAYERS,
     MAX_SLOTS,
     N_PIECES,
     OB,
+    PC,
     PILE,
     REWARD_SLOTS,
     RK,
@@ -56,7 +58,6 @@ from simlib.games.terraria.layout import (
     State,
     Tables,
 )
-from simlib.games.terraria.state import KIND, PC
 
 LENS = 20  # the Lens's resource id in these tables
 DOLL = 2  # the Guide Voodoo Doll's consumable id

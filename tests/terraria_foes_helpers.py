@@ -1,9 +1,9 @@
 """Test helpers for the Terraria enemy turn and life kernels: small hand-made tables and state.
 
-``tables(...)`` builds a :class:`~simlib.games.terraria.layout.Tables` whose content tables are
+``tables(...)`` builds a :class:`~simlib.games.terraria.state.Tables` whose content tables are
 written here by hand (a few bestiary rows, a tray, a time track, debuff cards, a bed house, a
 Voodoo Doll, King Slime); the world tables come from the shipped world data.
-``Game`` holds a :class:`~simlib.games.terraria.layout.State` on a hand-drawn world
+``Game`` holds a :class:`~simlib.games.terraria.state.State` on a hand-drawn world
 (``terraria_helpers.drawn_world``) with helpers to put characters and enemies on it.
 """
 
@@ -13,8 +13,9 @@ import numpy as np
 from terraria_helpers import WC, drawn_world
 
 from simlib.core.rng import new_state
-from simlib.games.terraria import enemy
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.engine import enemy
+from simlib.games.terraria.engine.movement import T, place_piece_nb
+from simlib.games.terraria.state import (
     AR,
     BH,
     BO,
@@ -29,26 +30,28 @@ from simlib.games.terraria.layout import (
     EQ,
     HA,
     HO,
+    KIND,
     MAX_CARDS,
     MAX_HOUSES,
     MAX_PLAYERS,
     MAX_SLOTS,
     N_PIECES,
     OB,
+    PC,
     PILE,
     RU,
     RW,
     SECTIONS,
     SHOP,
+    SQ,
     STATION,
     SUP,
     TT,
     G,
+    P,
     State,
     Tables,
 )
-from simlib.games.terraria.movement import T, place_piece_nb
-from simlib.games.terraria.state import KIND, PC, SQ, P
 
 TPL, STOCK, STOCK_N, START, RES_DIG, RES_STRUCT, PLAT_POS = WC
 MAX_TOKENS = 16

@@ -1,7 +1,7 @@
 """Test helpers for Terraria: hand-drawn worlds and a plain-Python reference of movement.
 
 The reference is written from the rules (rulebook text and the readings in
-``simlib/games/terraria/movement.py``'s docstring), not from the kernels: positions are
+``simlib/games/terraria/engine/movement.py``'s docstring), not from the kernels: positions are
 tuples, the world is lists, geometry is done with coordinates (a corner is a point, a block
 a closed rectangle).
 """
@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from simlib.core.rng import new_state
-from simlib.games.terraria import world
+from simlib.games.terraria.compile import compile_world, load_world
+from simlib.games.terraria.engine import world
 from simlib.games.terraria.state import (
     COLUMN_SLOT,
     FEAT,
@@ -25,8 +26,8 @@ from simlib.games.terraria.state import (
     alloc_world,
 )
 
-DATA = world.load_world()
-WC = world.compile_world(DATA)
+DATA = load_world()
+WC = compile_world(DATA)
 TPL, STOCK, STOCK_N, START, RES_DIG, RES_STRUCT, PLAT_POS = WC
 H, W = DATA["world"]["tile_rows"], DATA["world"]["tile_cols"]
 ROWS, COLS = LAYERS * H, TILE_COLS * W

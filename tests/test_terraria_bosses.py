@@ -35,24 +35,31 @@ from terraria_helpers import DATA, RES_DIG, H, Ref, W, generated
 
 from simlib.core.rng import new_state, shuffle_nb
 from simlib.errors import SimlibInputError
-from simlib.games.terraria import bosses as bs
-from simlib.games.terraria import enemy as en
-from simlib.games.terraria import engine, foes, world
-from simlib.games.terraria import movement as mv
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.compile import load_world
+from simlib.games.terraria.engine import bosses as bs
+from simlib.games.terraria.engine import enemy as en
+from simlib.games.terraria.engine import enemy_turn, foes
+from simlib.games.terraria.engine import movement as mv
+from simlib.games.terraria.state import (
     BH,
+    BIOME,
     BO,
     BOSS_ROW,
     CH,
     CNT,
     EN,
+    FEAT,
+    KIND,
     OUT,
+    PC,
     RK,
     ROLE,
+    SQ,
     SUP,
+    TP,
     G,
+    P,
 )
-from simlib.games.terraria.state import BIOME, FEAT, KIND, PC, SQ, TP, P
 
 CHAR, WALK, FLY, WORM = KIND.CHARACTER, KIND.WALKER, KIND.FLYER, KIND.WORM
 TOP, LEFT = 6, 30
@@ -277,7 +284,7 @@ def test_two_bosses_called_in_one_round_both_act_at_the_next_enemy_turn():
             shuffle_nb(order, 3, ref)
             first[b] = int(order[0])
         moves = {b: bool(tab.behaviour[b, first[b], BH.MOVE]) for b in (KING, QUEEN)}
-        engine.enemy_turn_nb(st, tab)
+        enemy_turn.enemy_turn_nb(st, tab)
         assert st.g[G.IN_PLAY] == (1 << KING) | (1 << QUEEN) and st.g[G.PENDING] == 0
         assert int(deck(st, KING)[0]) == first[KING] and int(deck(st, QUEEN)[0]) == first[QUEEN]
         assert st.g[G.BEHAV_AT + KING] == 1 and st.g[G.BEHAV_AT + QUEEN] == 1
@@ -393,7 +400,7 @@ def test_every_boss_special_fires_before_the_enemies_move():
     setup_boss(st, tab, EYE, FLY, 6, 36, order=(0, 1, 2))  # card 0: HEAL 2
     bs.wound_boss_nb(st, tab, 0, EYE, 3)
     assert st.g[G.BOSS_LEFT + EYE] == 1
-    engine.enemy_turn_nb(st, tab)
+    enemy_turn.enemy_turn_nb(st, tab)
     assert st.g[G.BOSS_LEFT + EYE] == 3  # the Eye healed
     spawned = [k for k in range(4, BOSS_ROW) if st.pieces[k, PC.ROLE] == ROLE.ENEMY
                and st.pieces[k, PC.KIND] != KIND.NONE]  # fmt: skip
@@ -757,7 +764,7 @@ def test_every_default_world_has_its_boss_squares():
     # it is (Demon or Crimson) follows the world's evil biome (TR-393)
     altar_biomes = {
         getattr(BIOME, name.upper())
-        for name in world.load_world(None)["boss_squares"]["altar"]["biomes"]
+        for name in load_world(None)["boss_squares"]["altar"]["biomes"]
     }
     for index in range(40):
         grid, tiles, _ = generated(3, index, reveal_all=True)
@@ -795,12 +802,12 @@ def test_boss_squares_table_is_validated(tmp_path):
     p.write_text('[boss_squares.larva]\nresource = "bee_larva"\nbiomes = ["jungle"]\n'
                  'layers = ["underground"]\nper_stock = 4\n', encoding="utf-8")  # fmt: skip
     with pytest.raises(SimlibInputError) as err:
-        world.load_world(str(p))
+        load_world(str(p))
     msg = str(err.value)
     assert "boss_squares.larva.per_stock" in msg and "0 to 3" in msg and "\n" not in msg
     p.write_text("[boss_squares.hive]\nper_stock = 1\n", encoding="utf-8")
     with pytest.raises(SimlibInputError, match="larva, altar, orb, heart"):
-        world.load_world(str(p))
+        load_world(str(p))
 
 
 # --- plain Python (NUMBA_DISABLE_JIT=1) gives the same results --------------------------------
@@ -811,8 +818,8 @@ warnings.filterwarnings("ignore")
 sys.path.insert(0, "tests")
 from terraria_boss_helpers import make_state, make_tables, put, LENS, KING, EYE
 from simlib.games.terraria.state import FEAT, P
-from simlib.games.terraria import bosses as bs
-from simlib.games.terraria.layout import BOSS_ROW, CH, G
+from simlib.games.terraria.engine import bosses as bs
+from simlib.games.terraria.state import BOSS_ROW, CH, G
 from simlib.games.terraria.state import KIND
 rows = ["." * 10, "....#.....", "....#.....", "." * 10, "#" * 10]
 out = []

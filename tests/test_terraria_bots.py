@@ -12,10 +12,26 @@ from terraria_helpers import H
 from test_terraria_engine import ident
 from test_terraria_rules_world import LEFT, TOP, put, res, scene
 
-from simlib.games.terraria import bots, engine, life
-from simlib.games.terraria.layout import BO, BOSS_ROW, CH, CNT, EN, ENEMY_ROW, OB, ROLE, G
-from simlib.games.terraria.movement import place_piece_nb
-from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, P
+from simlib.games.terraria import bots
+from simlib.games.terraria.engine import actions, life
+from simlib.games.terraria.engine.movement import place_piece_nb
+from simlib.games.terraria.state import (
+    BO,
+    BOSS_ROW,
+    CH,
+    CNT,
+    EN,
+    ENEMY_ROW,
+    FEAT,
+    KIND,
+    LAYERS,
+    OB,
+    PC,
+    ROLE,
+    SQ,
+    G,
+    P,
+)
 
 FLAT = ["........", "........", "########"]  # pieces stand on row 1
 
@@ -198,7 +214,7 @@ def test_the_eye_objective_hunts_lenses_then_spends_them_at_an_altar():  # TR-39
     assert bots.nearest_altar_row_nb(st, 1) == top + 1
     # there, the lenses are spent and the Eye is pending (TR-393)
     st.chars[1, CH.AP] = 1
-    engine.step_action_nb(st, tab, 1, 0, 1)
+    actions.step_action_nb(st, tab, 1, 0, 1)
     assert st.pieces[1, PC.COL] == LEFT + 6
     assert bots._adjacent_acts_nb(st, tab, 1, w1)
     assert st.g[G.PENDING] >> ident("bosses", "eye_of_cthulhu") & 1

@@ -1,4 +1,4 @@
-"""Terraria decks: draw, reshuffle, ready slot, play, gain, debuffs, scrap (cards.py).
+"""Terraria decks: draw, reshuffle, ready slot, play, gain, debuffs, scrap (engine/cards.py).
 
 Scenario tests cite the checklist; a plain-Python model of the piles is held to the kernels
 by a hypothesis property test over random sequences of deck operations.
@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from simlib.core.rng import new_state, shuffle_nb
-from simlib.games.terraria import cards
-from simlib.games.terraria.content_tables import compile_tables
-from simlib.games.terraria.engine import alloc_state_nb
-from simlib.games.terraria.layout import CF, CH, PILE, SHOP, SUP, replace
+from simlib.games.terraria.compile import compile_tables
+from simlib.games.terraria.engine import cards
+from simlib.games.terraria.engine.setup import alloc_state_nb
+from simlib.games.terraria.state import CF, CH, PILE, SHOP, SUP, replace
 
 EXPLORE, DODGE, REST, GUIDE_CARD, POISON = range(5)
 

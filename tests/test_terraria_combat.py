@@ -13,9 +13,9 @@ import pytest
 
 from simlib.core.dice import duel_distribution, duel_fractions, fall_damage_probability
 from simlib.errors import SimlibInputError
-from simlib.games.terraria import combat, content
+from simlib.games.terraria import combat
 from simlib.games.terraria.combat import combat_table, fall_damage_chance, fall_table
-from simlib.games.terraria.content import CHARACTER_DICE, load_content
+from simlib.games.terraria.compile import CHARACTER_DICE, DATA_DIR, load_content
 
 RULEBOOK = (
     Path(__file__).resolve().parent.parent
@@ -29,7 +29,7 @@ RULEBOOK = (
 # --- content tables ---------------------------------------------------------------------------
 def _comments(name):
     """The comment text of a data file, '#' marks removed and whitespace joined."""
-    text = (content.DATA_DIR / name).read_text(encoding="utf-8")
+    text = (DATA_DIR / name).read_text(encoding="utf-8")
     parts = [line.split("#", 1)[1] for line in text.splitlines() if "#" in line]
     return " ".join(" ".join(parts).split())
 

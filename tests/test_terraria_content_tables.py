@@ -13,14 +13,17 @@ import pytest
 from simlib.core.dice import duel_distribution
 from simlib.core.jit import njit
 from simlib.errors import SimlibInputError
-from simlib.games.terraria import content, world
-from simlib.games.terraria.content_tables import (
+from simlib.games.terraria.compile import (
     CHAIN_LEN,
+    DATA_DIR,
     compile_tables,
+    compile_world,
+    load_content,
     load_tables,
+    load_world,
     table_names,
 )
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.state import (
     AR,
     BH,
     BO,
@@ -36,6 +39,7 @@ from simlib.games.terraria.layout import (
     EN,
     EQ,
     HO,
+    KIND,
     MAX_HOUSES,
     MAX_TOKENS,
     OB,
@@ -54,7 +58,6 @@ from simlib.games.terraria.layout import (
     TablesRef,
     fields_of,
 )
-from simlib.games.terraria.state import KIND
 
 RULEBOOK = (
     Path(__file__).resolve().parent.parent
@@ -125,8 +128,8 @@ def test_every_field_is_an_int16_array_of_the_layout_shape(tab, names):
     assert tab.behaviour.shape == (n["bosses"], 3, BH.N)
     assert tab.boss_loot.shape == (n["bosses"], REWARD_SLOTS, RW.N)
     assert tab.time_track.shape[1] == TT.N
-    # the world arrays are world.compile_world's
-    wc = world.compile_world(world.load_world())
+    # the world arrays are compile_world's
+    wc = compile_world(load_world())
     for a, b in zip(list(fields_of(tab).values())[:7], wc, strict=True):
         np.testing.assert_array_equal(a, b)
 
@@ -143,7 +146,7 @@ def test_compile_returns_fresh_arrays(tab):
 def test_resource_ids_are_the_worlds_then_the_loot_resources(tab, names):
     # TR-020 / TR-021: the 14 resource token types (paired faces count once) all exist
     res = names["resources"]
-    wres = list(world.load_world()["resources"])
+    wres = list(load_world()["resources"])
     assert res[0] == "none" and res[1 : 1 + len(wres)] == wres
     assert res[1 + len(wres) :] == ["wood", "gel", "cobweb", "lens"]
     tokens = {"gel", "wood", "stone", "cobweb", "iron", "copper", "silver", "gold", "ice"}
@@ -229,7 +232,7 @@ def test_characters(tab, names):
     assert (cc[:, CC.HAND] == 4).all() and (cc[:, CC.NDEF] == 1).all()
     assert (cc[:, CC.HP] == 5).all() and (cc[:, CC.MANA] >= 1).all()
     # the default cards use the bare character card's die of armor.toml
-    bare = content.load_content()["armor"]["none"]["defense"]
+    bare = load_content()["armor"]["none"]["defense"]
     assert (cc[:, CC.DEF0] == bare[0]).all()
 
 
@@ -363,7 +366,7 @@ def test_houses_and_food(tab, names):
     assert ho[h["placed_bottle"], HO.PROVIDES] == STATION.BOTTLE
     assert ho[h["cooking_pot"], HO.PROVIDES] == STATION.COOKING_POT
     # footprints fit a tile and the sky above the surface ground (TR-239: anywhere with room)
-    wd = world.load_world()
+    wd = load_world()
     rows, cols = wd["world"]["tile_rows"], wd["world"]["tile_cols"]
     sky = rows - wd["terrain"]["surface"]["ground"] - 1  # a bump may raise the ground by 1
     assert (ho[:, HO.W] <= cols).all() and (ho[:, HO.H] <= sky).all()
@@ -577,7 +580,7 @@ def test_every_reference_points_at_an_entry(tab, names):
 
 # --- the data files ---------------------------------------------------------------------------
 def _comments(name):
-    text = (content.DATA_DIR / name).read_text(encoding="utf-8")
+    text = (DATA_DIR / name).read_text(encoding="utf-8")
     parts = [line.split("#", 1)[1] for line in text.splitlines() if "#" in line]
     return " ".join(" ".join(parts).split())
 
@@ -875,8 +878,8 @@ def test_designer_file_replaces_one_table_whole(tmp_path, tab, names):
             np.testing.assert_array_equal(getattr(t2, field), getattr(tab, field), err_msg=field)
     assert table_names(f)["characters"] == ["tank"]
     # the same file still loads with the other loaders (they skip the tables not theirs)
-    assert content.load_content(f)["armor"] == content.load_content()["armor"]
-    assert world.load_world(f)["world"]["tile_seed"] == 86
+    assert load_content(f)["armor"] == load_content()["armor"]
+    assert load_world(f)["world"]["tile_seed"] == 86
 
 
 def test_designer_objectives_and_world_from_separate_files(tmp_path, tab):
@@ -948,7 +951,7 @@ def test_bosses_are_beatable_by_two_geared_players(tab, names, boss):
     # (TR-337..341): two geared players defeat each boss in 1.5 to 4 rounds on average and
     # each loses less than the 5 starting health doing it (TR-404: the forms are data)
     weapon, armor, icons = BOSS_TEAMS[boss]
-    data = content.load_content()
+    data = load_content()
     atk = data["weapons"][weapon]["attack"]
     dfn = data["armor"][armor]["defense"]
     row = tab.bosses[ids(names, "bosses")[boss]]

@@ -12,9 +12,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from terraria_helpers import COLS, ROWS, Ref, buffers, drawn_world
 
-from simlib.games.terraria import enemy as en
-from simlib.games.terraria import movement as mv
-from simlib.games.terraria import sight
+from simlib.games.terraria.engine import enemy as en
+from simlib.games.terraria.engine import movement as mv
+from simlib.games.terraria.engine import sight
 from simlib.games.terraria.state import FEAT, KIND, PC, SQ, P
 
 CH, WALK, FLY, WORM = KIND.CHARACTER, KIND.WALKER, KIND.FLYER, KIND.WORM

@@ -1,6 +1,6 @@
 """Terraria engine: setup, the round, the player's actions, crafting, houses, NPCs, objectives.
 
-Scenario tests on a real game set up by ``engine.setup_nb`` from the default content, with
+Scenario tests on a real game set up by ``setup.setup_nb`` from the default content, with
 the state edited by hand where a scenario needs it. Each test cites the checklist lines it
 checks.
 """
@@ -12,9 +12,22 @@ import functools
 import numpy as np
 import pytest
 
-from simlib.games.terraria import GAME, cards, engine
-from simlib.games.terraria.content_tables import table_names
-from simlib.games.terraria.layout import (
+from simlib.games.terraria import GAME
+from simlib.games.terraria.compile import table_names
+from simlib.games.terraria.engine import (
+    actions,
+    attack,
+    cards,
+    cleanup,
+    crafting,
+    enemy_turn,
+    life,
+    npcs,
+    preparation,
+    rewards,
+    setup,
+)
+from simlib.games.terraria.state import (
     BO,
     BOSS_ROW,
     BOSS_SPAWN,
@@ -22,20 +35,27 @@ from simlib.games.terraria.layout import (
     CH,
     CNT,
     EQ,
+    FEAT,
     HA,
+    KIND,
+    LAYERS,
     NPC,
     OB,
     OUT,
+    PC,
     PILE,
     RK,
     ROLE,
     RU,
+    SQ,
     STATION,
     SUP,
+    TILE_COLS,
+    TP,
     TT,
     G,
+    P,
 )
-from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P
 
 GUIDE = 1 << NPC.GUIDE  # spawned from setup (TR-069)
 
@@ -57,13 +77,13 @@ def ident(table, name):
 
 def new_game(seed=3, index=0, **kw):
     tab, cfg = _compiled(**kw)
-    st = engine.alloc_state_nb(tab)
-    engine.setup_nb(st, tab, cfg, np.uint64(seed), index)
+    st = setup.alloc_state_nb(tab)
+    setup.setup_nb(st, tab, cfg, np.uint64(seed), index)
     return st, tab, cfg
 
 
 def give(st, p, res_name, n):
-    from simlib.games.terraria import life
+    from simlib.games.terraria.engine import life
 
     return life.inventory_add_nb(st, p, ident("resources", res_name), n)
 
@@ -114,13 +134,13 @@ def test_the_starting_hand_limit_is_four():  # TR-092, TR-047, TR-207
     st, tab, cfg = new_game()
     for card in range(tab.characters.shape[0]):
         st.chars[0, CH.CARD] = card
-        assert engine.hand_limit_nb(st, tab, 0) == 4
-    assert cards.draw_hand_nb(st, 0, engine.hand_limit_nb(st, tab, 0), False) == 4
+        assert cards.hand_limit_nb(st, tab, 0) == 4
+    assert cards.draw_hand_nb(st, 0, cards.hand_limit_nb(st, tab, 0), False) == 4
     # an equipment card's draw bonus counts only on top of its slot (data: +1)
     shackle = ident("equipment", "shackle")
     assert tab.equip[shackle, EQ.DRAW] == 1
     st.chars[1, CH.OTHER] = shackle
-    assert engine.hand_limit_nb(st, tab, 1) == 5
+    assert cards.hand_limit_nb(st, tab, 1) == 5
 
 
 def test_journey_mode_setup():  # TR-430..434
@@ -152,16 +172,17 @@ def test_the_starting_equipment_comes_out_of_the_supply(mode, players):  # TR-43
 
 def test_a_supply_too_small_for_the_starting_equipment_is_refused():  # TR-432
     from simlib.errors import SimlibInputError
-    from simlib.games.terraria import _check_start_equipment, settings
+    from simlib.games.terraria import settings
+    from simlib.games.terraria.compile import check_start_equipment
 
     tab, _ = GAME.compile(GAME.resolve(None, {"mode": "journey"}))  # a fresh copy
     eff = settings.effective(GAME.resolve(None, {"mode": "journey", "players": 4}))
-    _check_start_equipment(tab, eff, "default")  # 4 copies each: enough
+    check_start_equipment(tab, eff, "default")  # 4 copies each: enough
     tab.equip[ident("equipment", "iron_axe"), EQ.COPIES] = 3
     with pytest.raises(SimlibInputError, match=r"start_equipment\.journey .*'iron_axe' .*3 copies"):
-        _check_start_equipment(tab, eff, "default")
+        check_start_equipment(tab, eff, "default")
     eff = settings.effective(GAME.resolve(None, {"mode": "journey", "players": 3}))
-    _check_start_equipment(tab, eff, "default")
+    check_start_equipment(tab, eff, "default")
 
 
 def test_sundial_and_horseshoe():  # TR-436, TR-437
@@ -176,10 +197,10 @@ def test_sunrise_discards_a_time_token_and_the_last_ends_the_game():  # TR-080, 
     st, tab, cfg = new_game()
     bp = np.zeros(12)
     st.g[G.TIME] = 0
-    engine.preparation_nb(st, tab, 0, bp)
+    preparation.preparation_nb(st, tab, 0, bp)
     assert st.g[G.TOKENS] == 6 and st.g[G.DAY] == 2 and st.g[G.OVER] == 0
     st.g[G.TOKENS] = 1
-    engine.preparation_nb(st, tab, 0, bp)
+    preparation.preparation_nb(st, tab, 0, bp)
     assert st.g[G.TOKENS] == 0 and st.g[G.OVER] == OUT.OUT_OF_TIME
 
 
@@ -188,7 +209,7 @@ def test_sunrise_refills_mana_and_regrows_trees():  # TR-082, TR-089
     st.chars[0, CH.MANA] = 0
     rr, cc = np.nonzero(st.grid[P.FEAT] & FEAT.TREE)
     st.grid[P.FEAT, rr[0], cc[0]] |= FEAT.ACORN
-    engine.preparation_nb(st, tab, 0, np.zeros(12))
+    preparation.preparation_nb(st, tab, 0, np.zeros(12))
     assert st.chars[0, CH.MANA] == st.chars[0, CH.MAXMANA]
     assert not st.grid[P.FEAT, rr[0], cc[0]] & FEAT.ACORN
 
@@ -201,7 +222,7 @@ def test_cleanup_advances_the_time_token_and_wraps():  # TR-353, TR-105, TR-104
     st.chars[0, CH.AP] = 3
     cards.draw_hand_nb(st, 0, 4, False)
     cards.play_card_nb(st, tab, 0, 0, False)
-    engine.cleanup_nb(st, tab)
+    cleanup.cleanup_nb(st, tab)
     assert st.g[G.TIME] == 0 and st.chars[0, CH.AP] == 0
     assert st.npile[0, PILE.PLAY] == 0 and st.npile[0, PILE.HAND] == 0
 
@@ -213,11 +234,11 @@ def test_objectives_complete_in_order_with_rewards_and_win():
     o = tab.objectives[0]  # the first Dig objective
     assert o[OB.CHAIN] == 0
     st.cnt[o[OB.COUNTER] + o[OB.PARAM]] = o[OB.AMOUNT] - 1
-    engine.check_objectives_nb(st, tab, 0)
+    rewards.check_objectives_nb(st, tab, 0)
     assert st.g[G.OBJ] == 0
     coins = st.chars[:2, CH.COINS].copy()
     st.cnt[o[OB.COUNTER] + o[OB.PARAM]] = o[OB.AMOUNT]
-    engine.check_objectives_nb(st, tab, 0)
+    rewards.check_objectives_nb(st, tab, 0)
     assert st.g[G.OBJ] >= 1
     if o[OB.REWARD + 0] == RK.COINS and not o[OB.SHARED]:  # an ALL reward: every player
         assert (st.chars[:2, CH.COINS] == coins + o[OB.REWARD + 2]).all()
@@ -227,7 +248,7 @@ def test_objectives_complete_in_order_with_rewards_and_win():
         st.cnt[row[OB.COUNTER] + row[OB.PARAM]] = max(
             st.cnt[row[OB.COUNTER] + row[OB.PARAM]], row[OB.AMOUNT]
         )
-    engine.check_objectives_nb(st, tab, 0)
+    rewards.check_objectives_nb(st, tab, 0)
     assert st.g[G.OBJ] == 10 and st.g[G.CHAINS] == 1 and st.g[G.OVER] == OUT.WON_OBJECTIVES
 
 
@@ -238,7 +259,7 @@ def test_medium_needs_two_chains():  # TR-420, TR-422
         st.cnt[row[OB.COUNTER] + row[OB.PARAM]] = max(
             st.cnt[row[OB.COUNTER] + row[OB.PARAM]], row[OB.AMOUNT]
         )
-    engine.check_objectives_nb(st, tab, 0)
+    rewards.check_objectives_nb(st, tab, 0)
     assert st.g[G.CHAINS] == 1 and st.g[G.OVER] == 0
 
 
@@ -261,18 +282,18 @@ def test_building_the_workbench_house():  # TR-233..236, TR-241, TR-248, TR-198
     hid = ident("houses", "workbench")
     r, c = _clear_area(st, 0)
     st.pieces[1, PC.KIND]  # the other character may donate
-    assert not engine.can_build_nb(st, tab, 0, hid)  # no wood yet
+    assert not crafting.can_build_nb(st, tab, 0, hid)  # no wood yet
     give(st, 1, "wood", 5)  # all from the other player's inventory (TR-198)
-    assert engine.can_build_nb(st, tab, 0, hid)
+    assert crafting.can_build_nb(st, tab, 0, hid)
     w, h = tab.houses[hid, 0], tab.houses[hid, 1]
-    assert not engine.build_house_nb(st, tab, 0, hid, r - h + 1, c - 20)  # not adjacent
-    ok = any(engine.build_house_nb(st, tab, 0, hid, r - h + 1, cc) for cc in (c + 1, c - w))
+    assert not crafting.build_house_nb(st, tab, 0, hid, r - h + 1, c - 20)  # not adjacent
+    ok = any(crafting.build_house_nb(st, tab, 0, hid, r - h + 1, cc) for cc in (c + 1, c - w))
     assert ok
     assert st.g[G.STATIONS] & STATION.WORKBENCH and st.cnt[CNT.HOUSES] == 1
     assert st.house_at[0, HA.ID] == hid and st.g[G.FREE_HOUSES] == 1
     hr, hc = st.house_at[0, HA.ROW], st.house_at[0, HA.COL]
     assert st.grid[P.FEAT, hr, hc] & FEAT.HOUSE
-    assert not engine.can_build_nb(st, tab, 0, hid)  # one workbench house (TR-234)
+    assert not crafting.can_build_nb(st, tab, 0, hid)  # one workbench house (TR-234)
 
 
 def test_anvil_house_needs_the_workbench():  # TR-249
@@ -280,9 +301,9 @@ def test_anvil_house_needs_the_workbench():  # TR-249
     hid = ident("houses", "anvil_furnace")
     for res in ("wood", "stone", "iron"):
         give(st, 0, res, 5)
-    assert not engine.can_build_nb(st, tab, 0, hid)
+    assert not crafting.can_build_nb(st, tab, 0, hid)
     st.g[G.STATIONS] |= STATION.WORKBENCH
-    assert engine.can_build_nb(st, tab, 0, hid)
+    assert crafting.can_build_nb(st, tab, 0, hid)
 
 
 def test_crafting_needs_its_station_and_pays_the_recipe():  # TR-200, TR-201, TR-204, TR-213
@@ -291,16 +312,16 @@ def test_crafting_needs_its_station_and_pays_the_recipe():  # TR-200, TR-201, TR
     assert tab.equip[axe, EQ.STATION] & STATION.ANVIL  # printed: needs an anvil
     give(st, 0, "wood", 1)
     give(st, 0, "iron", 2)
-    assert not engine.can_craft_nb(st, tab, 0, 0, axe)
+    assert not crafting.can_craft_nb(st, tab, 0, 0, axe)
     st.g[G.STATIONS] |= STATION.ANVIL | STATION.WORKBENCH
-    assert engine.craft_nb(st, tab, 0, 0, axe)
-    from simlib.games.terraria import life
+    assert crafting.craft_nb(st, tab, 0, 0, axe)
+    from simlib.games.terraria.engine import life
 
     assert life.inventory_count_nb(st, 0, ident("resources", "iron")) == 0
     assert st.chars[0, CH.AXE] == axe and st.cnt[CNT.CRAFTED] == 1  # TR-206
     wood = ident("armor", "wood")
     give(st, 0, "wood", 1)
-    assert engine.craft_nb(st, tab, 0, 1, wood) and st.chars[0, CH.ARMOR] == wood  # TR-214
+    assert crafting.craft_nb(st, tab, 0, 1, wood) and st.chars[0, CH.ARMOR] == wood  # TR-214
 
 
 def test_a_non_craftable_card_is_never_crafted():  # TR-203
@@ -308,7 +329,7 @@ def test_a_non_craftable_card_is_never_crafted():  # TR-203
     st.g[G.STATIONS] = 255
     for e in range(tab.equip.shape[0]):
         if not tab.equip[e, EQ.CRAFTABLE]:
-            assert not engine.can_craft_nb(st, tab, 0, 0, e)
+            assert not crafting.can_craft_nb(st, tab, 0, 0, e)
 
 
 # --- NPCs -------------------------------------------------------------------------------------
@@ -316,29 +337,29 @@ def test_npcs_need_their_criteria_and_a_free_house():  # TR-364..366, TR-370, TR
     st, tab, cfg = new_game()
     st.chars[0, CH.COINS] = 10
     st.g[G.DIED] = 1
-    engine.check_npcs_nb(st, tab)
+    npcs.check_npcs_nb(st, tab)
     assert st.g[G.NPCS] == GUIDE  # no house: only the Guide, spawned from setup (TR-069)
     st.g[G.HOUSES] = 1
     st.g[G.FREE_HOUSES] = 1
     st.house_at[0, HA.ID] = 0
     st.house_at[0, HA.NPC] = -1
-    engine.check_npcs_nb(st, tab)
+    npcs.check_npcs_nb(st, tab)
     assert st.g[G.NPCS] == GUIDE | 1 << NPC.NURSE and st.g[G.FREE_HOUSES] == 0  # Nurse first
     st.g[G.FREE_HOUSES] = 1
     st.chars[0, CH.COINS] = 0
-    engine.check_npcs_nb(st, tab)
+    npcs.check_npcs_nb(st, tab)
     assert not st.g[G.NPCS] & (1 << NPC.MERCHANT)  # criteria read at cleanup (TR-367)
     st.chars[1, CH.COINS] = 10
-    engine.check_npcs_nb(st, tab)
+    npcs.check_npcs_nb(st, tab)
     assert st.g[G.NPCS] & (1 << NPC.MERCHANT)
     assert st.cnt[CNT.NPC + NPC.MERCHANT] == 1
 
 
 def test_goblin_tinkerer_needs_the_six_forest_cavern_tiles():  # TR-379
     st, tab, cfg = new_game()
-    assert not engine.npc_ready_nb(st, tab, NPC.GOBLIN)
+    assert not npcs.npc_ready_nb(st, tab, NPC.GOBLIN)
     st.tiles[TP.KNOWN, 2:4, 7:10] = 1
-    assert engine.npc_ready_nb(st, tab, NPC.GOBLIN)
+    assert npcs.npc_ready_nb(st, tab, NPC.GOBLIN)
 
 
 # --- buying, slots, nurse ---------------------------------------------------------------------
@@ -347,13 +368,13 @@ def test_guide_and_merchant_cards():  # TR-071, TR-072, TR-096, TR-369, TR-373
     em = ident("cards", "explore_more")
     price = tab.cards[em, CF.PRICE]
     st.chars[0, CH.COINS] = price
-    assert engine.buy_card_nb(st, tab, 0, em)
+    assert npcs.buy_card_nb(st, tab, 0, em)
     assert st.chars[0, CH.COINS] == 0
     assert em in st.deck[0, PILE.DISCARD, : st.npile[0, PILE.DISCARD]]
     st.chars[0, CH.COINS] = 25
-    assert not engine.buy_card_nb(st, tab, 0, -1)  # no Merchant yet
+    assert not npcs.buy_card_nb(st, tab, 0, -1)  # no Merchant yet
     st.g[G.NPCS] |= 1 << NPC.MERCHANT
-    assert engine.buy_card_nb(st, tab, 0, -1) and st.chars[0, CH.COINS] == 17
+    assert npcs.buy_card_nb(st, tab, 0, -1) and st.chars[0, CH.COINS] == 17
 
 
 def test_card_coins_are_spent_before_the_dial():  # TR-101
@@ -361,19 +382,19 @@ def test_card_coins_are_spent_before_the_dial():  # TR-101
     em = ident("cards", "explore_more")
     st.chars[0, CH.TCOIN] = 2
     st.chars[0, CH.COINS] = tab.cards[em, CF.PRICE]
-    assert engine.buy_card_nb(st, tab, 0, em)
+    assert npcs.buy_card_nb(st, tab, 0, em)
     assert st.chars[0, CH.TCOIN] == 0 and st.chars[0, CH.COINS] == 2
 
 
 def test_inventory_slots_are_bought_in_order():  # TR-186, TR-187
     st, tab, cfg = new_game()
     st.chars[0, CH.COINS] = 25
-    assert engine.buy_slot_nb(st, tab, 0) and st.chars[0, CH.SLOTS] == 5
+    assert npcs.buy_slot_nb(st, tab, 0) and st.chars[0, CH.SLOTS] == 5
     assert st.chars[0, CH.COINS] == 25 - tab.rules[RU.SLOT5_PRICE]
-    assert not engine.buy_slot_nb(st, tab, 0)  # 25 for the 6th
+    assert not npcs.buy_slot_nb(st, tab, 0)  # 25 for the 6th
     st.chars[0, CH.COINS] = 25
-    assert engine.buy_slot_nb(st, tab, 0) and st.chars[0, CH.SLOTS] == 6
-    assert not engine.buy_slot_nb(st, tab, 0)
+    assert npcs.buy_slot_nb(st, tab, 0) and st.chars[0, CH.SLOTS] == 6
+    assert not npcs.buy_slot_nb(st, tab, 0)
 
 
 def test_the_nurse_heals_and_scraps_debuffs():  # TR-371
@@ -382,25 +403,25 @@ def test_the_nurse_heals_and_scraps_debuffs():  # TR-371
     cards.push_debuff_nb(st, 0, poison)
     st.chars[0, CH.HP] = 1
     st.chars[0, CH.COINS] = 15
-    assert not engine.nurse_nb(st, tab, 0)  # not spawned
+    assert not npcs.nurse_nb(st, tab, 0)  # not spawned
     st.g[G.NPCS] |= 1 << NPC.NURSE
-    assert engine.nurse_nb(st, tab, 0)
+    assert npcs.nurse_nb(st, tab, 0)
     assert st.chars[0, CH.HP] == st.chars[0, CH.MAXHP] and st.chars[0, CH.COINS] == 0
     assert cards.cards_held_nb(st, 0) == 8
 
 
 def test_coins_cap_at_25():  # TR-195, TR-196
     st, tab, cfg = new_game()
-    engine.gain_coins_nb(st, 0, 40)
+    rewards.gain_coins_nb(st, 0, 40)
     assert st.chars[0, CH.COINS] == 25
 
 
 # --- actions --------------------------------------------------------------------------------
 def test_a_step_costs_an_action_point():  # TR-098, TR-113
     st, tab, cfg = new_game()
-    assert not engine.step_action_nb(st, tab, 0, 0, 1)  # no action points
+    assert not actions.step_action_nb(st, tab, 0, 0, 1)  # no action points
     st.chars[0, CH.AP] = 1
-    moved = engine.step_action_nb(st, tab, 0, 0, 1) or engine.step_action_nb(st, tab, 0, 0, -1)
+    moved = actions.step_action_nb(st, tab, 0, 0, 1) or actions.step_action_nb(st, tab, 0, 0, -1)
     assert moved and st.chars[0, CH.AP] == 0
 
 
@@ -427,7 +448,7 @@ def test_a_step_onto_a_new_tile_spawns_on_its_spawn_points():  # TR-308, TR-144,
     before = {k for k in range(4, st.pieces.shape[0]) if st.pieces[k, PC.KIND] != KIND.NONE}
     st.chars[0, CH.AP] = c - (7 * w + w - 1)
     for _ in range(c - (7 * w + w - 1)):
-        assert engine.step_action_nb(st, tab, 0, 0, -1)
+        assert actions.step_action_nb(st, tab, 0, 0, -1)
     assert st.pieces[0, PC.COL] // w == 7
     assert all(st.tiles[TP.KNOWN, la, tc] for la, tc in new_tiles)
     new = {k for k in range(4, st.pieces.shape[0]) if st.pieces[k, PC.KIND] != KIND.NONE}
@@ -445,14 +466,14 @@ def test_opening_a_chest():  # TR-154, TR-157, TR-158
     st.grid[P.SQ, r, cc] = SQ.AIR
     st.grid[P.FEAT, r, cc] = FEAT.CHEST
     st.grid[P.VAL, r, cc] = 2
-    assert not engine.open_chest_nb(st, tab, 0, r, cc)  # costs an action point
+    assert not actions.open_chest_nb(st, tab, 0, r, cc)  # costs an action point
     st.chars[0, CH.AP] = 1
     before = int((st.supply[SUP.CHEST] == 1).sum())
-    assert engine.open_chest_nb(st, tab, 0, r, cc)
+    assert actions.open_chest_nb(st, tab, 0, r, cc)
     assert st.grid[P.FEAT, r, cc] & FEAT.OPENED and st.cnt[CNT.CHESTS] == 1
     assert int((st.supply[SUP.CHEST] == 1).sum()) == before - 1  # one card leaves the game
     st.chars[0, CH.AP] = 1
-    assert not engine.open_chest_nb(st, tab, 0, r, cc)  # never twice
+    assert not actions.open_chest_nb(st, tab, 0, r, cc)  # never twice
 
 
 def test_attacks_need_range_and_an_action_point():  # TR-258, TR-260, TR-271
@@ -464,7 +485,7 @@ def test_attacks_need_range_and_an_action_point():  # TR-258, TR-260, TR-271
         abs(st.pieces[foe, PC.COL] - st.pieces[0, PC.COL]),
     )
     if far > 1:  # the copper shortsword reaches adjacent squares only
-        assert engine.attack_action_nb(st, tab, 0, foe) == -1
+        assert attack.attack_action_nb(st, tab, 0, foe) == -1
         assert st.chars[0, CH.AP] == 1
 
 
@@ -505,7 +526,7 @@ def test_a_pending_boss_enters_play_as_the_enemy_turn_begins():  # TR-398, TR-40
     st.g[G.SLIMES] = tab.rules[RU.KING_SLIME]  # the 8th slime was slain this player turn
     st.g[G.PENDING] = 1 << king
     assert st.g[G.IN_PLAY] == 0
-    engine.enemy_turn_nb(st, tab)
+    enemy_turn.enemy_turn_nb(st, tab)
     assert st.g[G.OVER] == 0
     assert st.g[G.IN_PLAY] == 1 << king and st.g[G.PENDING] == 0
     k = BOSS_ROW + king
@@ -559,12 +580,12 @@ def test_cleanup_checks_objectives_then_npcs_then_moves_time():
     st.g[G.FREE_HOUSES] = 1
     st.house_at[0, HA.ID] = 0
     st.house_at[0, HA.NPC] = -1
-    engine.cleanup_nb(st, tab)
+    cleanup.cleanup_nb(st, tab)
     assert st.g[G.OBJ + 1] >= 1  # checked at cleanup (TR-064 also checks after actions)
     assert st.g[G.NPCS] & (1 << NPC.MERCHANT) and st.house_at[0, HA.NPC] == NPC.MERCHANT
     assert st.g[G.TIME] == 1
     st.chars[1, CH.COINS] = 0
-    engine.cleanup_nb(st, tab)
+    cleanup.cleanup_nb(st, tab)
     assert st.g[G.NPCS] & (1 << NPC.MERCHANT)  # an NPC never unspawns (TR-366)
 
 
@@ -576,7 +597,7 @@ def test_one_npc_per_house_in_table_order():  # TR-247, TR-364, TR-368
     st.g[G.FREE_HOUSES] = 1
     st.house_at[0, HA.ID] = 0
     st.house_at[0, HA.NPC] = -1
-    engine.check_npcs_nb(st, tab)
+    npcs.check_npcs_nb(st, tab)
     assert st.g[G.NPCS] == GUIDE | 1 << NPC.NURSE and st.cnt[CNT.NPCS] == 1
 
 
@@ -590,7 +611,7 @@ def test_sunrise_resets_the_houses_and_fires_npc_powers():
     st.g[G.NPCS] |= (1 << NPC.DRYAD) | (1 << NPC.GOBLIN)
     poison = next(c for c in range(tab.cards.shape[0]) if tab.cards[c, CF.SHOP] == 5)
     cards.gain_card_nb(st, 0, poison)  # a debuff in the discard pile
-    engine.preparation_nb(st, tab, 0, np.zeros(16))
+    preparation.preparation_nb(st, tab, 0, np.zeros(16))
     assert st.g[G.BOTTLE] == 0 and st.g[G.COOKED] == 0 and st.g[G.COOK_LEFT] == 15
     assert st.g[G.DRYAD_DIE] == 1
     assert poison not in st.deck[0, PILE.DISCARD, : st.npile[0, PILE.DISCARD]]  # scrapped
@@ -598,16 +619,16 @@ def test_sunrise_resets_the_houses_and_fires_npc_powers():
 
 def test_platforms_cost_a_wood_and_ropes_a_cobweb():  # TR-221, TR-225, TR-226
     st, tab, cfg = new_game()
-    assert not engine.place_platform_action_nb(st, tab, 0, 0)
+    assert not actions.place_platform_action_nb(st, tab, 0, 0)
     give(st, 0, "wood", 1)
     placed = any(
-        engine.place_platform_action_nb(st, tab, 0, s) for s in range(tab.plat_pos.shape[0])
+        actions.place_platform_action_nb(st, tab, 0, s) for s in range(tab.plat_pos.shape[0])
     )
     assert placed and st.cnt[CNT.PLATFORMS] == 1
     r, c = st.pieces[0, PC.ROW], st.pieces[0, PC.COL]
-    assert not engine.place_rope_action_nb(st, tab, 0, r - 1, c)
+    assert not actions.place_rope_action_nb(st, tab, 0, r - 1, c)
     give(st, 0, "cobweb", 1)
-    assert engine.place_rope_action_nb(st, tab, 0, r - 1, c) and st.cnt[CNT.ROPES] == 1
+    assert actions.place_rope_action_nb(st, tab, 0, r - 1, c) and st.cnt[CNT.ROPES] == 1
 
 
 def test_before_drawing_the_best_owned_gear_goes_on_top():  # TR-091, TR-208, TR-218
@@ -633,7 +654,7 @@ def test_a_shared_reward_is_given_once():  # TR-061, TR-060
     st.g[G.OBJ + i // 10] = i % 10  # make it the chain's current objective
     cid = row[OB.REWARD + 1]
     st.cnt[row[OB.COUNTER] + row[OB.PARAM]] = row[OB.AMOUNT]
-    engine.check_objectives_nb(st, tab, 1)
+    rewards.check_objectives_nb(st, tab, 1)
     assert st.held[1, cid] >= 1 and st.held[0, cid] == 0  # once, to the completing player
 
 
@@ -642,7 +663,7 @@ def test_objectives_are_checked_after_an_action():  # TR-064, TR-065, TR-063
     o = tab.objectives[0]
     st.cnt[o[OB.COUNTER] + o[OB.PARAM]] = o[OB.AMOUNT]  # met before the action: whole game
     st.chars[0, CH.AP] = 2
-    moved = engine.step_action_nb(st, tab, 0, 0, 1) or engine.step_action_nb(st, tab, 0, 0, -1)
+    moved = actions.step_action_nb(st, tab, 0, 0, 1) or actions.step_action_nb(st, tab, 0, 0, -1)
     assert moved and st.g[G.OBJ] >= 1
     assert st.g[G.CHAINS] == 0  # a chain counts only once all 10 are done
 
@@ -650,5 +671,5 @@ def test_objectives_are_checked_after_an_action():  # TR-064, TR-065, TR-063
 def test_a_debuff_card_played_costs_health_and_can_kill():  # TR-289, TR-290
     st, tab, cfg = new_game()
     st.chars[0, CH.HP] = 1
-    engine.lose_health_nb(st, tab, 0, 1)
+    life.lose_health_nb(st, tab, 0, 1)
     assert st.chars[0, CH.IN_WORLD] == 0 and st.g[G.TOMBS] == 3

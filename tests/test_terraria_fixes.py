@@ -15,27 +15,32 @@ from test_terraria_engine import ident, new_game
 from test_terraria_rules_turn import MINIONS, STAFF_A, STAFF_B, TWIN, arena
 from test_terraria_rules_world import LEFT, TOP, at, house_scene, put, res, scene
 
-from simlib.games.terraria import bots, engine, life
-from simlib.games.terraria import movement as mv
-from simlib.games.terraria.layout import (
+from simlib.games.terraria import bots
+from simlib.games.terraria.engine import actions, attack, crafting, life, magic, rewards
+from simlib.games.terraria.engine import movement as mv
+from simlib.games.terraria.engine.sight import sees_nb
+from simlib.games.terraria.state import (
     CF,
     CH,
     CNT,
     ENEMY_ROW,
     EQ,
+    FEAT,
+    KIND,
     NPC,
     OB,
     OUT,
+    PC,
     PILE,
     RK,
     RW,
     SHOP,
+    SQ,
     SUP,
     G,
+    P,
     replace,
 )
-from simlib.games.terraria.sight import sees_nb
-from simlib.games.terraria.state import FEAT, KIND, PC, SQ, P
 
 
 # --- TR-237 / TR-164: a chop square under a house ---------------------------------------------
@@ -45,16 +50,16 @@ def test_a_tree_under_a_house_stays_unchoppable_after_its_acorn_goes_back():
     tree = (TOP + 2, LEFT + 3)
     st.chars[0, CH.AP] = 3  # the Copper Axe: 1 chop a point, the tree needs 3
     for _ in range(3):
-        assert engine.chop_action_nb(st, tab, 0, *tree)
+        assert actions.chop_action_nb(st, tab, 0, *tree)
     assert st.grid[P.FEAT][tree] & FEAT.ACORN and st.cnt[CNT.TREES] == 1
-    assert engine.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
+    assert crafting.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
     assert st.grid[P.FEAT][tree] == FEAT.TREE | FEAT.HOUSE | FEAT.PLATFORM  # Acorn back
     wood = life.inventory_count_nb(st, 0, res("wood"))
     st.chars[0, CH.AP] = 1
-    assert not engine.chop_action_nb(st, tab, 0, *tree)  # no point converted for it
+    assert not actions.chop_action_nb(st, tab, 0, *tree)  # no point converted for it
     assert st.chars[0, CH.AP] == 1 and st.chars[0, CH.CHOP] == 0
     st.chars[0, CH.CHOP] = 2  # chop already converted (an Iron Axe's second chop)
-    assert not engine.chop_action_nb(st, tab, 0, *tree)
+    assert not actions.chop_action_nb(st, tab, 0, *tree)
     assert st.chars[0, CH.CHOP] == 2 and st.grid[P.PROG][tree] == 0
     assert mv.chop_nb(st.grid, st.tiles, st.pieces, 0, *tree, 3) == (-1, 0)
     mv.sunrise_trees_nb(st.grid)  # a new day: still covered
@@ -79,7 +84,7 @@ def test_the_bots_do_not_seek_a_tree_or_chest_under_a_house():  # TR-237, TR-235
 
     here = (TOP + 2, LEFT + 2)
     assert value(*here) == 17.0  # beside the tree and the chest
-    assert engine.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
+    assert crafting.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
     assert value(*here) == 0.0
     assert not st.grid[P.FEAT][tree] & FEAT.ACORN
     st.chars[0, CH.AP] = 2
@@ -104,7 +109,7 @@ def test_the_bots_search_does_not_stand_on_the_searchers_own_piece():  # TR-116,
     assert st.bdist[TOP, LEFT + 1] == -1  # straight up over itself: it would fall back
     assert st.bdist[TOP, LEFT + 3] == 2  # on the teammate's head, a stack (TR-136)
     assert st.grid[P.OCC, TOP + 1, LEFT + 1] == 1  # its piece is back in its square
-    assert engine.step_action_nb(st, tab, 0, -1, 0)  # the step the search refused...
+    assert actions.step_action_nb(st, tab, 0, -1, 0)  # the step the search refused...
     assert (st.pieces[0, PC.ROW], st.pieces[0, PC.COL]) == (TOP + 1, LEFT + 1)  # ...falls back
     assert st.chars[0, CH.AP] == 1
 
@@ -131,26 +136,26 @@ def test_a_house_covers_any_square_without_a_block_or_a_piece(under):  # TR-235,
         st.grid[P.FEAT][sq] |= FEAT.COBWEB
     else:
         st.grid[P.FEAT][sq] |= FEAT.TUNNEL
-    assert engine.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
+    assert crafting.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
     assert st.grid[P.FEAT][sq] & FEAT.HOUSE and st.grid[P.FEAT][sq] & FEAT.PLATFORM
     # sight through the house is blocked whatever lies under it (TR-246)
     assert not sees_nb(st.grid, st.tiles, TOP + 2, LEFT + 2, TOP + 2, LEFT + 5)
     st.chars[0, CH.AP] = 3
     if under == "half":  # covered for good: open like the rest of the house, never dug
         assert st.grid[P.SQ][sq] == SQ.AIR
-        assert not engine.dig_action_nb(st, tab, 0, *sq)
+        assert not actions.dig_action_nb(st, tab, 0, *sq)
         assert st.chars[0, CH.AP] == 3
     elif under == "lava":
         assert st.grid[P.SQ][sq] == SQ.LAVA  # lava stays (TR-184: not a block)
     elif under == "chest":  # its card count is hidden: it cannot be opened
-        assert not engine.open_chest_nb(st, tab, 0, *sq)
+        assert not actions.open_chest_nb(st, tab, 0, *sq)
         assert st.chars[0, CH.AP] == 3 and st.cnt[CNT.CHESTS] == 0
         assert not st.grid[P.FEAT][sq] & FEAT.OPENED
     elif under == "rope":
         assert st.grid[P.FEAT][sq] & FEAT.ROPE  # the rope still hangs from its token
     # characters go through the house door to door whatever it covers (TR-242)
     for j in (3, 4, 5):
-        assert engine.step_action_nb(st, tab, 0, 0, 1)
+        assert actions.step_action_nb(st, tab, 0, 0, 1)
         assert at(st, 0) == (2, j)
     if under == "cobweb":  # the cobweb square still gives a Cobweb (TR-232)
         assert life.inventory_count_nb(st, 0, res("cobweb")) == 1
@@ -161,8 +166,8 @@ def test_a_half_block_under_a_house_no_longer_stops_a_step_up():  # TR-235, TR-2
     up = (TOP + 1, LEFT + 3)  # the house's upper storey, up-right of the character
     st.grid[P.SQ][up] = SQ.HALF
     st.chars[0, CH.AP] = 1
-    assert engine.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
-    assert engine.step_action_nb(st, tab, 0, -1, 1)
+    assert crafting.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
+    assert actions.step_action_nb(st, tab, 0, -1, 1)
     assert at(st, 0) == (1, 3)  # on the floor between the storeys
 
 
@@ -182,8 +187,8 @@ def test_a_house_never_covers_a_block_a_piece_or_another_house(what):  # TR-235,
         )  # fmt: skip
     else:
         st.grid[P.FEAT][sq] |= FEAT.HOUSE | FEAT.PLATFORM
-    assert not engine.house_fits_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
-    assert not engine.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
+    assert not crafting.house_fits_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
+    assert not crafting.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
     assert st.g[G.HOUSES] == 0 and life.inventory_count_nb(st, 0, res("wood")) == 5
 
 
@@ -193,12 +198,12 @@ def test_a_house_hangs_where_there_is_room_with_nothing_under_it():  # TR-239, T
     assert at(st, 0) == (2, 1)
     for j in (2, 3):  # nothing under the house's bottom row
         assert st.grid[P.SQ, TOP + 3, LEFT + j] == SQ.AIR
-    assert engine.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 2)
+    assert crafting.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 2)
     assert st.g[G.HOUSES] == 1
     st.chars[0, CH.AP] = 2
-    assert engine.step_action_nb(st, tab, 0, 0, 1)  # in by its door: its floor holds
+    assert actions.step_action_nb(st, tab, 0, 0, 1)  # in by its door: its floor holds
     assert at(st, 0) == (2, 2)
-    assert engine.step_action_nb(st, tab, 0, 0, 1)
+    assert actions.step_action_nb(st, tab, 0, 0, 1)
     assert at(st, 0) == (2, 3) and st.chars[0, CH.FALLS] == 0
 
 
@@ -217,7 +222,7 @@ def test_the_guide_counts_as_spawned_from_setup():  # TR-069, TR-070, TR-065
     obj[0, OB.PARAM] = NPC.GUIDE
     obj[0, OB.AMOUNT] = 1
     obj[0, OB.REWARD + RW.KIND] = RK.NONE
-    engine.check_objectives_nb(st, replace(tab, objectives=obj), 0)
+    rewards.check_objectives_nb(st, replace(tab, objectives=obj), 0)
     assert st.g[G.OBJ] == 1
     # the default "Spawn an NPC" objective does not: the Guide is not one the players spawn
     spawn = [o for o in range(40) if tab.objectives[o, OB.COUNTER] == CNT.NPCS]
@@ -242,7 +247,7 @@ def test_a_chest_card_reward_is_a_random_card_of_its_level():  # TR-159, TR-014
     for seed in range(12):
         st, tab, _ = new_game(seed=seed)
         before = st.supply[SUP.CARDS].copy()
-        engine.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
+        rewards.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
         c = _gained(st)
         assert c in level1
         diff = before - st.supply[SUP.CARDS]
@@ -251,7 +256,7 @@ def test_a_chest_card_reward_is_a_random_card_of_its_level():  # TR-159, TR-014
     assert set(got) == set(level1)  # not always the first card of the level in data order
     # deterministic by seed
     st, tab, _ = new_game(seed=5)
-    engine.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
+    rewards.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
     assert _gained(st) == got[5]
 
 
@@ -265,18 +270,18 @@ def test_a_chest_card_draw_follows_the_copies_left():  # TR-159, TR-014, TR-026
     for _ in range(n):  # a full level-1 deck each time: Torch 4 in 7
         st.supply[SUP.CARDS, torch], st.supply[SUP.CARDS, coin] = copies
         st.npile[0, PILE.DISCARD] = 0
-        engine.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
+        rewards.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
         hits += _gained(st) == torch
     assert abs(hits / n - 4 / 7) < 0.06  # 3.2 standard errors
     st.supply[SUP.CARDS, torch] = 0  # only Lucky Coins left
     for _ in range(3):
         st.npile[0, PILE.DISCARD] = 0
-        engine.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
+        rewards.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
         assert _gained(st) == coin
     st.supply[SUP.CARDS, coin] = 0  # none left: nothing, and no draw of the generator
     st.npile[0, PILE.DISCARD] = 0
     rng = st.rng.copy()
-    engine.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
+    rewards.give_reward_nb(st, tab, 0, RK.CHEST_CARD, 1, 1)
     assert st.npile[0, PILE.DISCARD] == 0 and (st.rng == rng).all()
 
 
@@ -292,13 +297,13 @@ def test_only_a_character_that_can_act_summons():  # TR-360
     g.character(0, 1, 1)
     _summoner(g, 0, STAFF_A)
     g.st.chars[0, CH.IN_WORLD] = 0  # dead, waiting to respawn
-    assert not engine.summon_nb(g.st, g.tab, 0)
+    assert not magic.summon_nb(g.st, g.tab, 0)
     g.st.chars[0, CH.IN_WORLD] = 1
     g.st.g[G.OVER] = OUT.OUT_OF_TIME  # the game is over
-    assert not engine.summon_nb(g.st, g.tab, 0)
+    assert not magic.summon_nb(g.st, g.tab, 0)
     assert g.st.chars[0, CH.MINION] == -1 and g.st.chars[0, CH.MANA] == 6
     g.st.g[G.OVER] = 0
-    assert engine.summon_nb(g.st, g.tab, 0)
+    assert magic.summon_nb(g.st, g.tab, 0)
     assert g.st.chars[0, CH.MINION] == 0 and g.st.chars[0, CH.MANA] == 4
 
 
@@ -309,17 +314,17 @@ def test_a_minion_needs_a_card_left_in_the_supply():  # TR-360, TR-362, TR-363, 
     g.character(1, 1, 4)
     _summoner(g, 0, STAFF_A)
     _summoner(g, 1, STAFF_A)
-    assert engine.summon_nb(g.st, tab, 0)
-    assert not engine.summon_nb(g.st, tab, 1)  # the only Minion A card is taken
+    assert magic.summon_nb(g.st, tab, 0)
+    assert not magic.summon_nb(g.st, tab, 1)  # the only Minion A card is taken
     assert g.st.chars[1, CH.MINION] == -1 and g.st.chars[1, CH.MANA] == 6
     g.st.chars[0, CH.OTHER] = STAFF_B  # player 0 replaces it: the card goes back
-    assert engine.summon_nb(g.st, tab, 0) and g.st.chars[0, CH.MINION] == 1
-    assert engine.summon_nb(g.st, tab, 1) and g.st.chars[1, CH.MINION] == 0
+    assert magic.summon_nb(g.st, tab, 0) and g.st.chars[0, CH.MINION] == 1
+    assert magic.summon_nb(g.st, tab, 1) and g.st.chars[1, CH.MINION] == 0
     g.st.chars[0, CH.OTHER] = STAFF_A  # now player 1 holds it
-    assert not engine.summon_nb(g.st, tab, 0) and g.st.chars[0, CH.MINION] == 1
+    assert not magic.summon_nb(g.st, tab, 0) and g.st.chars[0, CH.MINION] == 1
     life.die_nb(g.st, tab, 1)  # a dead character's minion card goes back (TR-363)
     assert g.st.chars[1, CH.MINION] == -1
-    assert engine.summon_nb(g.st, tab, 0) and g.st.chars[0, CH.MINION] == 0
+    assert magic.summon_nb(g.st, tab, 0) and g.st.chars[0, CH.MINION] == 0
     # the default content: 4 of each kind, so the supply never runs out for 4 players
     _, dtab, _ = new_game()
     assert dtab.minion_copies.tolist() == [4, 4, 4]
@@ -334,9 +339,9 @@ def test_a_staff_of_the_current_minion_does_not_hide_the_weapons():  # TR-360, T
     g.character(0, 1, 1)
     _summoner(g, 0, STAFF_A)
     g.st.chars[0, CH.WEAPON] = TWIN
-    assert engine.summon_nb(g.st, tab, 0)  # the Other card first
+    assert magic.summon_nb(g.st, tab, 0)  # the Other card first
     assert g.st.chars[0, CH.MINION] == 0 and g.st.chars[0, CH.MANA] == 4
-    assert engine.summon_nb(g.st, tab, 0)  # its minion is summoned: the weapon's is next
+    assert magic.summon_nb(g.st, tab, 0)  # its minion is summoned: the weapon's is next
     assert g.st.chars[0, CH.MINION] == 1 and g.st.chars[0, CH.MANA] == 3
     g.st.chars[0, CH.ATK] = 0
-    assert engine.attack_icons_nb(g.st, tab, 0) == MINIONS[1]
+    assert attack.attack_icons_nb(g.st, tab, 0) == MINIONS[1]

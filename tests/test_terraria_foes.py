@@ -1,5 +1,5 @@
-"""Terraria enemies (``simlib.games.terraria.foes``): tray, spawning, sunrise, wounds and loot,
-collecting tokens, the enemy turn's moves and attacks.
+"""Terraria enemies (``simlib.games.terraria.engine.foes``): tray, spawning, sunrise, wounds and
+loot, collecting tokens, the enemy turn's moves and attacks.
 
 Checklist ids (``shared/rules/terraria-checklist.md``) are cited beside each rule tested. The
 enemy attack step is checked against a plain-Python reference written from the rules
@@ -28,9 +28,12 @@ from terraria_foes_helpers import (
 
 from simlib.core.dice import duel_distribution, mob_attack
 from simlib.core.rng import randint_nb
-from simlib.games.terraria import foes, life
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.engine import foes, life
+from simlib.games.terraria.engine.movement import T
+from simlib.games.terraria.engine.sight import reach_nb, sees_nb
+from simlib.games.terraria.state import (
     AR,
+    BIOME,
     BOSS_ROW,
     CC,
     CF,
@@ -39,17 +42,20 @@ from simlib.games.terraria.layout import (
     DEBUFF,
     EN,
     ENEMY_ROW,
+    FEAT,
+    KIND,
+    LAYERS,
     N_PIECES,
     OUT,
+    PC,
     PILE,
     ROLE,
     RU,
     SUP,
+    TP,
     G,
+    P,
 )
-from simlib.games.terraria.movement import T
-from simlib.games.terraria.sight import reach_nb, sees_nb
-from simlib.games.terraria.state import BIOME, FEAT, KIND, LAYERS, PC, TP, P
 
 E0 = ENEMY_ROW
 OPEN = ["............", "############"]  # surface layer (top=0): tray section 0

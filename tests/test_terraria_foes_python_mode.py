@@ -19,13 +19,14 @@ warnings.filterwarnings("ignore")
 import numpy as np
 sys.path[:0] = ["benchmarks", "tests"]
 import bench_terraria_foes as b
-from simlib.games.terraria import foes, life, world
-from simlib.games.terraria.layout import CH, ENEMY_ROW, G
+from simlib.games.terraria.engine import foes, life
+from simlib.games.terraria.compile import compile_world, load_world
+from simlib.games.terraria.state import CH, ENEMY_ROW, G
 from simlib.games.terraria.state import FEAT, KIND, PC, P
 from terraria_foes_helpers import Game, tables
 out = {}
-data = world.load_world()
-wc = world.compile_world(data)
+data = load_world()
+wc = compile_world(data)
 tab = b.tables(wc)
 for seed in (1, 2):
     st = b.board(wc, data, seed, 8)

@@ -5,7 +5,7 @@ bottle's token is one flag, "used today", cleared at sunrise), TR-255 (each play
 token a day, its bonus at once), TR-257 (open: neither house needs the character near it),
 TR-086 / TR-087 (the sunrise resets), TR-357 (mana regained mid-day by house bonus tokens and
 armor sets, as their data says), TR-355 (never above the maximum), TR-388 (no copy left:
-nothing). Scenario tests on a game set up by ``engine.setup_nb`` from the default content,
+nothing). Scenario tests on a game set up by ``setup.setup_nb`` from the default content,
 the state edited by hand; then the bots' use of both houses, whole games, the record
 columns, and plain Python against numba.
 """
@@ -22,10 +22,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simlib.games.terraria import GAME, bots, engine, layout, play
-from simlib.games.terraria.content_tables import compile_tables, table_names
-from simlib.games.terraria.layout import AR, CC, CH, CNT, CO, HA, RK, RW, STATION, SUP, TT, G
-from simlib.games.terraria.state import PC
+from simlib.games.terraria import GAME, bots, state
+from simlib.games.terraria.compile import compile_tables, table_names
+from simlib.games.terraria.engine import (
+    checks,
+    cleanup,
+    enemy_turn,
+    magic,
+    preparation,
+    rewards,
+    setup,
+)
+from simlib.games.terraria.state import AR, CC, CH, CNT, CO, HA, PC, RK, RW, STATION, SUP, TT, G
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -50,8 +58,8 @@ WAND = ident("equipment", "wand_of_sparking")
 def new_game(players=2, time=1):
     """A fresh game, the time token on space ``time`` (1: a day space, not a sunrise)."""
     tab, cfg = _compiled(players)
-    st = engine.alloc_state_nb(tab)
-    engine.setup_nb(st, tab, cfg, np.uint64(11), 0)
+    st = setup.alloc_state_nb(tab)
+    setup.setup_nb(st, tab, cfg, np.uint64(11), 0)
     st.g[G.ROUND] = 2
     st.g[G.TIME] = time
     return st, tab
@@ -76,7 +84,7 @@ def sunrise(st, tab):
     """Preparation on the sunrise space (TR-080..089)."""
     st.g[G.TIME] = 0
     assert tab.time_track[0, TT.SUNRISE]
-    engine.preparation_nb(st, tab, 0, np.zeros(bots.BP.N))
+    preparation.preparation_nb(st, tab, 0, np.zeros(bots.BP.N))
     st.g[G.TIME] = 1
 
 
@@ -100,16 +108,16 @@ def weights(name="builder", **over):
 # --- the placed bottle house --------------------------------------------------------------------
 def test_the_bottle_gives_one_potion_a_day_to_the_whole_team():  # TR-253, TR-254, TR-257
     st, tab = new_game(players=3)
-    assert engine.use_bottle_nb(st, tab, 0, HEALING) == 0  # no house: nothing
+    assert magic.use_bottle_nb(st, tab, 0, HEALING) == 0  # no house: nothing
     assert st.g[G.BOTTLE] == 0 and st.held[0, HEALING] == 0
     stand(st, tab, "placed_bottle", STATION.BOTTLE)
     left = st.supply[SUP.CONSUMABLE, HEALING]
-    assert engine.use_bottle_nb(st, tab, 1, HEALING) == 1  # far from the house (TR-257)
+    assert magic.use_bottle_nb(st, tab, 1, HEALING) == 1  # far from the house (TR-257)
     assert st.held[1, HEALING] == 1 and st.supply[SUP.CONSUMABLE, HEALING] == left - 1
     assert st.g[G.BOTTLE] == 1 and st.chars[1, CH.BOTTLED] == 1
     for p in range(3):  # once a day for the team, whoever asks and for whatever potion
         for c in (HEALING, LUCK, MAGIC):
-            assert engine.use_bottle_nb(st, tab, p, c) == 0
+            assert magic.use_bottle_nb(st, tab, p, c) == 0
     assert st.held[:3, [HEALING, LUCK, MAGIC]].sum() == 1
     assert st.chars[:3, CH.BOTTLED].sum() == 1
 
@@ -121,50 +129,50 @@ def test_the_bottle_gives_only_its_three_potions():  # TR-253
     assert bottle == [HEALING, LUCK, MAGIC]
     for c in range(tab.consumables.shape[0]):
         if c not in bottle:
-            assert engine.use_bottle_nb(st, tab, 0, c) == 0
-    assert engine.use_bottle_nb(st, tab, 0, -1) == 0
-    assert engine.use_bottle_nb(st, tab, 0, tab.consumables.shape[0]) == 0
+            assert magic.use_bottle_nb(st, tab, 0, c) == 0
+    assert magic.use_bottle_nb(st, tab, 0, -1) == 0
+    assert magic.use_bottle_nb(st, tab, 0, tab.consumables.shape[0]) == 0
     assert st.g[G.BOTTLE] == 0 and st.held[0].sum() == 0  # refusals flip nothing
-    assert engine.use_bottle_nb(st, tab, 0, RECALL) == 0
-    assert engine.use_bottle_nb(st, tab, 0, MAGIC) == 1 and st.held[0, MAGIC] == 1
+    assert magic.use_bottle_nb(st, tab, 0, RECALL) == 0
+    assert magic.use_bottle_nb(st, tab, 0, MAGIC) == 1 and st.held[0, MAGIC] == 1
 
 
 def test_the_bottle_gives_a_potion_only_if_one_is_left():  # TR-253, TR-388
     st, tab = new_game()
     stand(st, tab, "placed_bottle", STATION.BOTTLE)
     st.supply[SUP.CONSUMABLE, HEALING] = 0  # every Healing potion is held
-    assert engine.use_bottle_nb(st, tab, 0, HEALING) == 0
+    assert magic.use_bottle_nb(st, tab, 0, HEALING) == 0
     assert st.g[G.BOTTLE] == 0 and st.held[0, HEALING] == 0  # still unused today
     n = st.supply[SUP.CONSUMABLE, LUCK]
-    assert engine.use_bottle_nb(st, tab, 0, LUCK) == 1
+    assert magic.use_bottle_nb(st, tab, 0, LUCK) == 1
     assert st.held[0, LUCK] == 1 and st.supply[SUP.CONSUMABLE, LUCK] == n - 1
 
 
 def test_the_bottle_resets_at_sunrise_only():  # TR-254, TR-086
     st, tab = new_game()
     stand(st, tab, "placed_bottle", STATION.BOTTLE)
-    assert engine.use_bottle_nb(st, tab, 0, HEALING) == 1
+    assert magic.use_bottle_nb(st, tab, 0, HEALING) == 1
     for space in range(1, tab.time_track.shape[0]):  # preparation on the other spaces
         assert not tab.time_track[space, TT.SUNRISE]
         st.g[G.TIME] = space
-        engine.preparation_nb(st, tab, 0, np.zeros(bots.BP.N))
+        preparation.preparation_nb(st, tab, 0, np.zeros(bots.BP.N))
         assert st.g[G.BOTTLE] == 1
-        assert engine.use_bottle_nb(st, tab, 1, HEALING) == 0
+        assert magic.use_bottle_nb(st, tab, 1, HEALING) == 0
     sunrise(st, tab)
     assert st.g[G.BOTTLE] == 0 and st.g[G.DAY] == 2
-    assert engine.use_bottle_nb(st, tab, 1, HEALING) == 1  # a new day: a new potion
+    assert magic.use_bottle_nb(st, tab, 1, HEALING) == 1  # a new day: a new potion
     assert st.held[0, HEALING] == 1 and st.held[1, HEALING] == 1
-    assert engine.use_bottle_nb(st, tab, 0, HEALING) == 0
+    assert magic.use_bottle_nb(st, tab, 0, HEALING) == 0
 
 
 def test_the_bottle_serves_only_a_character_on_the_world():  # TR-253
     st, tab = new_game()
     stand(st, tab, "placed_bottle", STATION.BOTTLE)
     st.chars[0, CH.IN_WORLD] = 0  # dead, waiting to respawn
-    assert engine.use_bottle_nb(st, tab, 0, HEALING) == 0 and st.g[G.BOTTLE] == 0
+    assert magic.use_bottle_nb(st, tab, 0, HEALING) == 0 and st.g[G.BOTTLE] == 0
     st.chars[0, CH.IN_WORLD] = 1
     st.g[G.OVER] = 1
-    assert engine.use_bottle_nb(st, tab, 0, HEALING) == 0 and st.g[G.BOTTLE] == 0
+    assert magic.use_bottle_nb(st, tab, 0, HEALING) == 0 and st.g[G.BOTTLE] == 0
 
 
 # --- the cooking pot house -----------------------------------------------------------------------
@@ -183,34 +191,34 @@ def test_each_player_eats_one_token_a_day_and_gets_its_bonus_at_once():
     st, tab = new_game(players=3)
     heal, mana, coins, rope = (food(tab, k) for k in (RK.HEAL, RK.MANA, RK.COINS, RK.ROPE))
     st.chars[0, CH.HP] = 1
-    assert engine.eat_food_nb(st, tab, 0, heal) == 0  # no house: nothing
+    assert magic.eat_food_nb(st, tab, 0, heal) == 0  # no house: nothing
     assert st.chars[0, CH.HP] == 1 and st.g[G.COOKED] == 0
     stand(st, tab, "cooking_pot", STATION.COOKING_POT)
-    assert engine.eat_food_nb(st, tab, 0, heal) == 1  # far from the house (TR-257)
+    assert magic.eat_food_nb(st, tab, 0, heal) == 1  # far from the house (TR-257)
     assert st.chars[0, CH.HP] == 4 and st.chars[0, CH.HEALED] == 3
     assert st.g[G.COOK_LEFT] == 15 & ~(1 << heal) and st.g[G.COOKED] == 1
     assert st.chars[0, CH.EATEN] == 1
-    assert engine.eat_food_nb(st, tab, 0, mana) == 0  # one token a player a day
-    assert engine.eat_food_nb(st, tab, 1, heal) == 0  # that token is eaten today
+    assert magic.eat_food_nb(st, tab, 0, mana) == 0  # one token a player a day
+    assert magic.eat_food_nb(st, tab, 1, heal) == 0  # that token is eaten today
     st.chars[1, CH.MANA] = 0
-    assert engine.eat_food_nb(st, tab, 1, mana) == 1
+    assert magic.eat_food_nb(st, tab, 1, mana) == 1
     assert st.chars[1, CH.MANA] == 2  # mana regained mid-day (TR-357)
     coins0 = st.cnt[CNT.COINS]
-    assert engine.eat_food_nb(st, tab, 2, coins) == 1
+    assert magic.eat_food_nb(st, tab, 2, coins) == 1
     assert st.chars[2, CH.COINS] == 3 and st.cnt[CNT.COINS] == coins0 + 3
     assert st.g[G.COOK_LEFT] == 1 << rope and st.g[G.COOKED] == 0b111
     for p in range(3):
-        assert engine.eat_food_nb(st, tab, p, rope) == 0
+        assert magic.eat_food_nb(st, tab, p, rope) == 0
     assert st.chars[:3, CH.EATEN].tolist() == [1, 1, 1]
     for bad in (-1, tab.food.shape[0]):
-        assert engine.eat_food_nb(st, tab, 0, bad) == 0
+        assert magic.eat_food_nb(st, tab, 0, bad) == 0
 
 
 def test_a_fourth_player_eats_the_last_token():  # TR-255
     st, tab = new_game(players=4)
     stand(st, tab, "cooking_pot", STATION.COOKING_POT)
     for p in range(4):
-        assert engine.eat_food_nb(st, tab, p, 3 - p) == 1
+        assert magic.eat_food_nb(st, tab, p, 3 - p) == 1
     assert st.g[G.COOK_LEFT] == 0 and st.g[G.COOKED] == 0b1111
     assert st.chars[0, CH.ROPES] == 1  # token 3: a rope token to place
 
@@ -219,24 +227,24 @@ def test_food_mana_and_health_stop_at_the_maximum():  # TR-357, TR-355
     st, tab = new_game()
     stand(st, tab, "cooking_pot", STATION.COOKING_POT)
     st.chars[0, CH.MANA] = st.chars[0, CH.MAXMANA] - 1
-    assert engine.eat_food_nb(st, tab, 0, food(tab, RK.MANA)) == 1
+    assert magic.eat_food_nb(st, tab, 0, food(tab, RK.MANA)) == 1
     assert st.chars[0, CH.MANA] == st.chars[0, CH.MAXMANA]
     st.chars[1, CH.HP] = st.chars[1, CH.MAXHP] - 1
-    assert engine.eat_food_nb(st, tab, 1, food(tab, RK.HEAL)) == 1
+    assert magic.eat_food_nb(st, tab, 1, food(tab, RK.HEAL)) == 1
     assert st.chars[1, CH.HP] == st.chars[1, CH.MAXHP] and st.chars[1, CH.HEALED] == 1
 
 
 def test_the_food_tokens_reset_at_sunrise_only():  # TR-087, TR-255
     st, tab = new_game()
     stand(st, tab, "cooking_pot", STATION.COOKING_POT)
-    assert engine.eat_food_nb(st, tab, 0, 0) == 1 and engine.eat_food_nb(st, tab, 1, 1) == 1
+    assert magic.eat_food_nb(st, tab, 0, 0) == 1 and magic.eat_food_nb(st, tab, 1, 1) == 1
     for space in range(1, tab.time_track.shape[0]):
         st.g[G.TIME] = space
-        engine.preparation_nb(st, tab, 0, np.zeros(bots.BP.N))
+        preparation.preparation_nb(st, tab, 0, np.zeros(bots.BP.N))
         assert st.g[G.COOK_LEFT] == 0b1100 and st.g[G.COOKED] == 0b11
     sunrise(st, tab)
     assert st.g[G.COOK_LEFT] == 15 and st.g[G.COOKED] == 0
-    assert engine.eat_food_nb(st, tab, 0, 0) == 1 and st.chars[0, CH.EATEN] == 2
+    assert magic.eat_food_nb(st, tab, 0, 0) == 1 and st.chars[0, CH.EATEN] == 2
 
 
 def test_a_mana_reward_in_a_designers_file(tmp_path):  # TR-357
@@ -255,17 +263,17 @@ def test_armor_mana_regen_is_data_jungle_armor_only():  # TR-357
 
 def test_the_worn_set_regains_mana_up_to_the_maximum():  # TR-357, TR-355
     st, tab = new_game()
-    assert engine.armor_mana_nb(st, tab, 0) == 0  # no armor
-    engine._wear_armor_nb(st, tab, 0, JUNGLE)
+    assert magic.armor_mana_nb(st, tab, 0) == 0  # no armor
+    rewards.wear_armor_nb(st, tab, 0, JUNGLE)
     top = st.chars[0, CH.MAXMANA]
     assert top == tab.characters[st.chars[0, CH.CARD], CC.MANA] + tab.armor[JUNGLE, AR.MANA]
     st.chars[0, CH.MANA] = 0
-    assert engine.armor_mana_nb(st, tab, 0) == 1 and st.chars[0, CH.MANA] == 1
+    assert magic.armor_mana_nb(st, tab, 0) == 1 and st.chars[0, CH.MANA] == 1
     st.chars[0, CH.MANA] = top
-    assert engine.armor_mana_nb(st, tab, 0) == 0 and st.chars[0, CH.MANA] == top
+    assert magic.armor_mana_nb(st, tab, 0) == 0 and st.chars[0, CH.MANA] == top
     st.chars[0, CH.MANA] = 0
     st.chars[0, CH.IN_WORLD] = 0
-    assert engine.armor_mana_nb(st, tab, 0) == 0 and st.chars[0, CH.MANA] == 0
+    assert magic.armor_mana_nb(st, tab, 0) == 0 and st.chars[0, CH.MANA] == 0
 
 
 def test_the_turn_starts_with_the_armor_mana():  # TR-357
@@ -276,7 +284,7 @@ def test_the_turn_starts_with_the_armor_mana():  # TR-357
         st, tab = new_game()
         armor = tab.armor.copy()
         armor[JUNGLE, AR.REGEN] = regen
-        tab = layout.replace(tab, armor=armor)
+        tab = state.replace(tab, armor=armor)
         st.owned[0, tab.equip.shape[0] + JUNGLE] = 1
         st.chars[0, CH.MANA] = 0
         bots.player_turn_nb(st, tab, 0, 1, weights())
@@ -376,8 +384,8 @@ def test_bots_use_both_houses_day_after_day(players):  # TR-253, TR-254, TR-255,
     # rounds as play.play_one_nb plays them, both houses standing from the start: each day
     # the team takes at most one bottle potion and each player eats at most one token
     tab, cfg = GAME.compile(GAME.resolve("medium", {"players": players}))
-    st = engine.alloc_state_nb(tab)
-    engine.setup_nb(st, tab, cfg, np.uint64(7), 1)
+    st = setup.alloc_state_nb(tab)
+    setup.setup_nb(st, tab, cfg, np.uint64(7), 1)
     stand(st, tab, "placed_bottle", STATION.BOTTLE)
     stand(st, tab, "cooking_pot", STATION.COOKING_POT)
     bot = GAME.bot("builder")
@@ -386,11 +394,11 @@ def test_bots_use_both_houses_day_after_day(players):  # TR-253, TR-254, TR-255,
     for _ in range(4 * tab.time_track.shape[0]):
         st.g[G.ROUND] += 1
         if st.g[G.ROUND] > 1:
-            engine.preparation_nb(st, tab, bot.id, bp)
+            preparation.preparation_nb(st, tab, bot.id, bp)
         day = int(st.g[G.DAY])
         for p in range(players):
             bots.player_turn_nb(st, tab, p, bot.id, bp)
-            engine.check_invariants_nb(st, tab)
+            checks.check_invariants_nb(st, tab)
             if st.g[G.OVER]:
                 break
         if st.g[G.OVER]:
@@ -398,10 +406,10 @@ def test_bots_use_both_houses_day_after_day(players):  # TR-253, TR-254, TR-255,
         per_day[day] = [int(st.chars[:players, CH.BOTTLED].sum()),
                         int(st.chars[:players, CH.EATEN].sum())]
         assert bin(int(st.g[G.COOKED])).count("1") == 4 - bin(int(st.g[G.COOK_LEFT])).count("1")
-        engine.enemy_turn_nb(st, tab)
+        enemy_turn.enemy_turn_nb(st, tab)
         if st.g[G.OVER]:
             break
-        engine.cleanup_nb(st, tab)
+        cleanup.cleanup_nb(st, tab)
     days = sorted(per_day)
     assert len(days) >= 2
     prev = [0, 0]
@@ -424,9 +432,9 @@ def test_whole_games_record_both_houses():  # TR-253, TR-255
 
 
 def test_the_record_columns():  # TR-428
-    assert play.MEASURES[-2:] == ("bottle_potions", "food_eaten")
-    assert set(play.MEASURES) <= set(play.record_dt.names)
-    assert GAME.measure_columns == play.MEASURES
+    assert state.MEASURES[-2:] == ("bottle_potions", "food_eaten")
+    assert set(state.MEASURES) <= set(state.record_dt.names)
+    assert GAME.measure_columns == state.MEASURES
 
 
 # --- plain Python against numba ---------------------------------------------------------------
@@ -434,11 +442,13 @@ SCENARIO = """
 import json, warnings
 warnings.filterwarnings("ignore")
 import numpy as np
-from simlib.games.terraria import GAME, bots, engine
-from simlib.games.terraria.layout import CH, STATION, G
+from simlib.games.terraria import GAME, bots
+from simlib.games.terraria.engine import checks, cleanup, enemy_turn, magic
+from simlib.games.terraria.engine import preparation, rewards, setup
+from simlib.games.terraria.state import CH, STATION, G
 tab, cfg = GAME.compile(GAME.resolve(None, {"players": 2}))
-st = engine.alloc_state_nb(tab)
-engine.setup_nb(st, tab, cfg, np.uint64(5), 3)
+st = setup.alloc_state_nb(tab)
+setup.setup_nb(st, tab, cfg, np.uint64(5), 3)
 w = np.zeros(bots.BP.N)
 w[:len(bots.BOTS["builder"][1])] = bots.BOTS["builder"][1]
 st.g[G.STATIONS] |= STATION.BOTTLE | STATION.COOKING_POT

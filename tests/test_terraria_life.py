@@ -1,4 +1,4 @@
-"""Terraria inventories, death, respawn and fall damage (``simlib.games.terraria.life``).
+"""Terraria inventories, death, respawn and fall damage (``simlib.games.terraria.engine.life``).
 
 Checklist ids (``shared/rules/terraria-checklist.md``) are cited beside each rule tested. The
 inventory is checked against a plain-Python model written from the rules (hypothesis).
@@ -12,10 +12,9 @@ from hypothesis import strategies as st
 from terraria_foes_helpers import GEL, LENS, ORE, SLIME, STONE, WOOD, Game
 
 from simlib.core.rng import randint_nb
-from simlib.games.terraria import life
-from simlib.games.terraria.layout import AR, CC, CH, HA, OUT, PILE, G
-from simlib.games.terraria.movement import T
-from simlib.games.terraria.state import FEAT, KIND, PC, P
+from simlib.games.terraria.engine import life
+from simlib.games.terraria.engine.movement import T
+from simlib.games.terraria.state import AR, CC, CH, FEAT, HA, KIND, OUT, PC, PILE, G, P
 
 FLOOR = [".........", "#########"]
 

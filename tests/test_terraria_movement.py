@@ -22,7 +22,7 @@ from terraria_helpers import (
 
 from simlib.core.dice import fall_damage_probability
 from simlib.core.rng import new_state, randint_nb
-from simlib.games.terraria import movement as mv
+from simlib.games.terraria.engine import movement as mv
 from simlib.games.terraria.state import FEAT, KIND, PC, SQ, TP, P
 
 CH, WALK, FLY = KIND.CHARACTER, KIND.WALKER, KIND.FLYER

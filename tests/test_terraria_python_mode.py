@@ -17,8 +17,8 @@ warnings.filterwarnings("ignore")
 import numpy as np
 sys.path.insert(0, "benchmarks")
 from bench_terraria_world import explore_nb
-from simlib.games.terraria import world
-wc = world.compile_world(world.load_world())
+from simlib.games.terraria.compile import compile_world, load_world
+wc = compile_world(load_world())
 out = np.zeros(4, dtype=np.int64)
 explore_nb(wc[0], wc[1], wc[2], wc[3], wc[4], np.uint64(5), 6, 150, out)
 print(json.dumps(out.tolist()))
@@ -53,10 +53,11 @@ import json, sys, warnings
 warnings.filterwarnings("ignore")
 import numpy as np
 from simlib.core.rng import new_state
-from simlib.games.terraria import enemy, movement, sight, world
+from simlib.games.terraria.engine import enemy, movement, sight, world
+from simlib.games.terraria.compile import compile_world, load_world
 from simlib.games.terraria.state import KIND, LAYERS, TILE_COLS, TP, alloc_world
-data = world.load_world()
-tpl, stock, stock_n, start = world.compile_world(data)[:4]
+data = load_world()
+tpl, stock, stock_n, start = compile_world(data)[:4]
 h, w = data["world"]["tile_rows"], data["world"]["tile_cols"]
 grid, tiles, mini = alloc_world(h, w)
 world.generate_world_nb(tpl, stock, stock_n, start, -1, grid, tiles, mini,

@@ -14,8 +14,9 @@ from terraria_foes_helpers import Game, enemy_row, tables
 
 import simlib
 from simlib.errors import SimlibInputError
-from simlib.games.terraria import GAME, foes
-from simlib.games.terraria.layout import CC, DEBUFF, ENEMY_ROW, PILE, G
+from simlib.games.terraria import GAME
+from simlib.games.terraria.engine import foes
+from simlib.games.terraria.state import CC, DEBUFF, ENEMY_ROW, PILE, G
 
 E0 = ENEMY_ROW
 

@@ -16,27 +16,43 @@ from terraria_foes_helpers import ENEMIES, ZOMBIE, Game, enemy_row, tables
 
 from simlib.core.dice import duel_nb
 from simlib.core.rng import new_state, randint_nb
-from simlib.games.terraria import GAME, bots, cards, enemy, engine, foes, life, play
-from simlib.games.terraria.layout import (
+from simlib.games.terraria import GAME, bots, state
+from simlib.games.terraria.engine import (
+    actions,
+    attack,
+    batch,
+    cards,
+    enemy,
+    foes,
+    life,
+    magic,
+    npcs,
+    setup,
+)
+from simlib.games.terraria.engine.sight import sees_nb
+from simlib.games.terraria.state import (
     CF,
     CH,
     CNT,
     CO,
     ENEMY_ROW,
     EQ,
+    FEAT,
+    KIND,
     OB,
     OUT,
+    PC,
     PILE,
     RANGE,
     RK,
     RU,
     SLOT,
+    SQ,
     SUP,
     G,
+    P,
     replace,
 )
-from simlib.games.terraria.sight import sees_nb
-from simlib.games.terraria.state import FEAT, KIND, PC, SQ, P
 
 E0 = ENEMY_ROW
 
@@ -170,13 +186,13 @@ def test_the_team_shares_one_outcome():  # TR-005
     st.chars[1, CH.WEAPON] = SWORD
     st.chars[1, CH.AP] = 1
     st.chars[1, CH.ATK] = 10  # the attack cannot fail
-    assert engine.attack_action_nb(st, g.tab, 1, E0) == 1  # player 1's kill ...
+    assert attack.attack_action_nb(st, g.tab, 1, E0) == 1  # player 1's kill ...
     assert st.g[G.OVER] == OUT.WON_OBJECTIVES  # ... wins the game for both
     assert st.chars[0, CH.COINS] == 10 and st.chars[1, CH.COINS] == 11  # ALL rewards + loot
     st.chars[0, CH.AP] = 1
-    assert not engine.step_action_nb(st, g.tab, 0, 0, 1)  # nobody plays on alone
-    rec = np.zeros(1, dtype=play.record_dt)
-    play.record_nb(st, g.tab, 0, rec[0])
+    assert not actions.step_action_nb(st, g.tab, 0, 0, 1)  # nobody plays on alone
+    rec = np.zeros(1, dtype=state.record_dt)
+    batch.record_nb(st, g.tab, 0, rec[0])
     assert rec[0]["win"] and rec[0]["outcome"] == OUT.WON_OBJECTIVES - 1
     # a loss: player 0 dies with no tombstone left; player 1, unhurt, loses with it
     g = arena()
@@ -187,11 +203,11 @@ def test_the_team_shares_one_outcome():  # TR-005
     assert life.die_nb(st, g.tab, 0) == 1
     assert st.g[G.OVER] == OUT.OUT_OF_RESPAWNS and st.chars[1, CH.HP] == 5
     st.chars[1, CH.AP] = 1
-    assert not engine.step_action_nb(st, g.tab, 1, 0, -1)
-    play.record_nb(st, g.tab, 1, rec[0])
+    assert not actions.step_action_nb(st, g.tab, 1, 0, -1)
+    batch.record_nb(st, g.tab, 1, rec[0])
     assert not rec[0]["win"] and rec[0]["outcome"] == OUT.OUT_OF_RESPAWNS - 1
     # one record a game: one win and one outcome, no per-player result
-    names = play.record_dt.names
+    names = state.record_dt.names
     assert names.count("win") == 1 and names.count("outcome") == 1
     assert not [n for n in names if "player" in n or "seat" in n or n.startswith("win_")]
 
@@ -232,8 +248,12 @@ def test_bot_parameters_change_the_bots_decisions():  # TR-003
 
 def test_the_enemy_turn_waits_for_every_player(monkeypatch):  # TR-315, TR-079
     # the real round loop (play_one_nb run as Python) with the phases replaced by loggers
+    from simlib.games.terraria.engine import cleanup as cleanup_phase
+    from simlib.games.terraria.engine import enemy_turn as enemy_turn_phase
+    from simlib.games.terraria.engine import preparation as preparation_phase
+
     tab, cfg = GAME.compile(GAME.resolve("medium", {"players": 3}))
-    st = engine.alloc_state_nb(tab)
+    st = setup.alloc_state_nb(tab)
     log = []
 
     def player_turn(st, tab, p, bot_id, bp):
@@ -251,14 +271,14 @@ def test_the_enemy_turn_waits_for_every_player(monkeypatch):  # TR-315, TR-079
             st.g[G.OVER] = OUT.OUT_OF_TIME
 
     monkeypatch.setattr(bots, "player_turn_nb", player_turn)
-    monkeypatch.setattr(engine, "preparation_nb", preparation)
-    monkeypatch.setattr(engine, "enemy_turn_nb", enemy_turn)
-    monkeypatch.setattr(engine, "cleanup_nb", cleanup)
-    monkeypatch.setattr(play, "record_nb", lambda *args: None)
-    monkeypatch.setattr(play, "play_on_nb", play.play_on_nb.py_func)  # the round loop, in Python
-    rec = np.zeros(1, dtype=play.record_dt)
+    monkeypatch.setattr(preparation_phase, "preparation_nb", preparation)
+    monkeypatch.setattr(enemy_turn_phase, "enemy_turn_nb", enemy_turn)
+    monkeypatch.setattr(cleanup_phase, "cleanup_nb", cleanup)
+    monkeypatch.setattr(batch, "record_nb", lambda *args: None)
+    monkeypatch.setattr(batch, "play_on_nb", batch.play_on_nb.py_func)  # the round loop, in Python
+    rec = np.zeros(1, dtype=state.record_dt)
     bp = np.array(list(GAME.bot(None).params.values()))
-    play.play_one_nb.py_func(st, tab, cfg, 1, bp, np.uint64(1), 0, rec[0])
+    batch.play_one_nb.py_func(st, tab, cfg, 1, bp, np.uint64(1), 0, rec[0])
     seats = [("player", 1, 0), ("player", 1, 1), ("player", 1, 2)]
     assert log == seats + [("enemy", 1), ("cleanup", 1), ("preparation", 2)] + [
         ("player", 2, p) for p in range(3)
@@ -276,13 +296,13 @@ def test_action_points_of_several_cards_pool_and_mix():  # TR-099
     cards.play_card_nb(st, g.tab, 0, 0, False)
     cards.play_card_nb(st, g.tab, 0, 0, False)
     assert st.chars[0, CH.AP] == 3  # 1 + 2 from two cards, one pool
-    assert engine.step_action_nb(st, g.tab, 0, 0, 1) and g.where(0) == (1, 2)
+    assert actions.step_action_nb(st, g.tab, 0, 0, 1) and g.where(0) == (1, 2)
     assert st.chars[0, CH.AP] == 2
-    assert engine.attack_action_nb(st, g.tab, 0, E0) >= 0 and st.chars[0, CH.AP] == 1
-    assert engine.step_action_nb(st, g.tab, 0, 0, -1) and g.where(0) == (1, 1)
+    assert attack.attack_action_nb(st, g.tab, 0, E0) >= 0 and st.chars[0, CH.AP] == 1
+    assert actions.step_action_nb(st, g.tab, 0, 0, -1) and g.where(0) == (1, 1)
     assert st.chars[0, CH.AP] == 0
-    assert not engine.step_action_nb(st, g.tab, 0, 0, 1)  # the pool is spent
-    assert engine.attack_action_nb(st, g.tab, 0, E0) == -1
+    assert not actions.step_action_nb(st, g.tab, 0, 0, 1)  # the pool is spent
+    assert attack.attack_action_nb(st, g.tab, 0, E0) == -1
 
 
 def test_icons_serve_only_their_owner():  # TR-103, TR-079
@@ -296,11 +316,11 @@ def test_icons_serve_only_their_owner():  # TR-103, TR-079
     icons = [CH.AP, CH.DEF, CH.ATK, CH.TCOIN]
     assert [st.chars[0, c] for c in icons] == [1, 1, 1, 3]
     assert [st.chars[1, c] for c in icons] == [0, 0, 0, 0]
-    assert not engine.step_action_nb(st, g.tab, 1, 0, -1)  # no action point of its own
+    assert not actions.step_action_nb(st, g.tab, 1, 0, -1)  # no action point of its own
     st.chars[0, CH.TCOIN] = 25
-    assert not engine.buy_slot_nb(st, g.tab, 1) and st.chars[1, CH.SLOTS] == 4
+    assert not npcs.buy_slot_nb(st, g.tab, 1) and st.chars[1, CH.SLOTS] == 4
     assert st.chars[0, CH.TCOIN] == 25
-    assert engine.step_action_nb(st, g.tab, 0, 0, 1)  # the owner's point works for the owner
+    assert actions.step_action_nb(st, g.tab, 0, 0, 1)  # the owner's point works for the owner
 
 
 def test_another_players_attack_icons_do_not_help():  # TR-103
@@ -316,7 +336,7 @@ def test_another_players_attack_icons_do_not_help():  # TR-103
         st.chars[1, CH.AP] = 1
         want, after = ref_duel(st.rng, (4,), (8,), 0)  # ... are not on player 1's roll
         mattered += want != ref_duel(st.rng, (4,), (8,), 10)[0]
-        assert engine.attack_action_nb(st, g.tab, 1, E0) == want
+        assert attack.attack_action_nb(st, g.tab, 1, E0) == want
         np.testing.assert_array_equal(st.rng, after)
     assert mattered >= 10  # P(fewer than 10 of 40) < 1e-4; the seeds are fixed anyway
 
@@ -355,7 +375,7 @@ def test_attack_icons_apply_to_every_attack_of_the_turn():  # TR-107
         for i in range(2):
             want, after = ref_duel(st.rng, (4,), (8,), bonus)
             mattered[i] += want != ref_duel(st.rng, (4,), (8,), 0)[0]
-            assert engine.attack_action_nb(st, g.tab, 0, E0) == want
+            assert attack.attack_action_nb(st, g.tab, 0, E0) == want
             np.testing.assert_array_equal(st.rng, after)
             assert st.chars[0, CH.ATK] == 2  # not used up
     assert min(mattered) >= 10  # the icons turned misses into hits on both attacks
@@ -370,16 +390,16 @@ def test_each_attack_targets_one_enemy_and_is_resolved_before_the_next():  # TR-
     st.chars[0, CH.WEAPON] = SWORD
     st.chars[0, CH.AP] = 4
     st.chars[0, CH.ATK] = 10  # a d4 with 10 icons always scores exactly 1 wound
-    assert engine.attack_action_nb(st, g.tab, 0, E0) == 1
+    assert attack.attack_action_nb(st, g.tab, 0, E0) == 1
     assert st.pieces[E0, PC.KIND] == KIND.NONE  # defeated at once, loot taken at once
     assert st.chars[0, CH.COINS] == 1 and st.pieces[E0 + 1, PC.WOUNDS] == 0
     rng = st.rng.copy()
-    assert engine.attack_action_nb(st, g.tab, 0, E0) == -1  # it is gone: no second attack
+    assert attack.attack_action_nb(st, g.tab, 0, E0) == -1  # it is gone: no second attack
     np.testing.assert_array_equal(st.rng, rng)
     assert st.chars[0, CH.AP] == 3
-    assert engine.attack_action_nb(st, g.tab, 0, E0 + 1) == 1
+    assert attack.attack_action_nb(st, g.tab, 0, E0 + 1) == 1
     assert st.pieces[E0 + 1, PC.WOUNDS] == 1 and st.pieces[E0 + 1, PC.KIND] != KIND.NONE
-    assert engine.attack_action_nb(st, g.tab, 0, E0 + 1) == 1
+    assert attack.attack_action_nb(st, g.tab, 0, E0 + 1) == 1
     assert st.pieces[E0 + 1, PC.KIND] == KIND.NONE
     assert st.chars[0, CH.AP] == 1 and st.chars[0, CH.KILLS] == 2
 
@@ -398,7 +418,7 @@ def test_a_character_on_a_defeated_enemy_falls_and_rolls_for_damage():  # TR-126
     st.chars[0, CH.AP] = 1
     st.chars[0, CH.ATK] = 10  # a d4 with 10 icons always scores exactly 1 wound
     hp = int(st.chars[0, CH.HP])
-    assert engine.attack_action_nb(st, g.tab, 0, E0) == 1
+    assert attack.attack_action_nb(st, g.tab, 0, E0) == 1
     assert st.pieces[E0, PC.KIND] == KIND.NONE and g.where(0) == (5, 2)
     assert st.chars[0, CH.FALLS] == 1 and st.chars[0, CH.FALL_DMG] == 1
     assert st.chars[0, CH.HP] == hp - 1
@@ -410,7 +430,7 @@ def test_taking_the_token_a_character_stands_on_is_a_fall():  # TR-126, TR-305
     g.enemy(E0, -2, 1, 2)  # a life crystal on the ground
     g.character(0, 0, 2)  # standing on it
     st.tally[:] = 0
-    assert engine.collect_action_nb(st, g.tab, 0, E0)
+    assert actions.collect_action_nb(st, g.tab, 0, E0)
     assert g.where(0) == (1, 2) and st.chars[0, CH.FALLS] == 1
 
 
@@ -425,7 +445,7 @@ def test_an_attack_rolls_its_dice_and_the_defence_dice_together():  # TR-275
         st.chars[0, CH.AP] = 2
         for _ in range(2):  # each attack rolls both pools afresh: 2 defence + 2 attack dice
             want, after = ref_duel(st.rng, (6, 8), (4, 6), 0)
-            assert engine.attack_action_nb(st, g.tab, 0, E0) == want
+            assert attack.attack_action_nb(st, g.tab, 0, E0) == want
             np.testing.assert_array_equal(st.rng, after)
             seen.add(want)
     assert seen == {0, 1, 2}
@@ -446,14 +466,14 @@ def test_line_of_sight_weapons_need_to_see_the_target(weapon):
     st.chars[0, CH.AP] = 2
     rng = st.rng.copy()
     if weapon == BOW:
-        assert engine.attack_action_nb(st, g.tab, 0, E0) == -1  # step 2: no attack
+        assert attack.attack_action_nb(st, g.tab, 0, E0) == -1  # step 2: no attack
         assert st.chars[0, CH.AP] == 2 and st.chars[0, CH.DUELS] == 0
         np.testing.assert_array_equal(st.rng, rng)  # nothing rolled
         st.grid[P.SQ, 0:2, 44] = SQ.AIR  # the wall goes: now it sees
-        engine.sight_changed_nb(st)  # a hand edit: the remembered answer is out of date
+        attack.sight_changed_nb(st)  # a hand edit: the remembered answer is out of date
         assert sees_nb(st.grid, st.tiles, 1, 42, 1, 46)
     want, after = ref_duel(st.rng, (6,), (8,), 0)
-    assert engine.attack_action_nb(st, g.tab, 0, E0) == want
+    assert attack.attack_action_nb(st, g.tab, 0, E0) == want
     assert st.chars[0, CH.AP] == 1 and st.chars[0, CH.DUELS] == 1
     np.testing.assert_array_equal(st.rng, after)
 
@@ -470,29 +490,29 @@ def test_no_weapon_attacks_through_a_house(weapon, where):
     st.chars[0, CH.WEAPON] = weapon
     st.chars[0, CH.AP] = 3
     want, after = ref_duel(st.rng, (6,), (8,), 0)
-    assert engine.attack_action_nb(st, g.tab, 0, E0) == want  # in the open: it attacks
+    assert attack.attack_action_nb(st, g.tab, 0, E0) == want  # in the open: it attacks
     np.testing.assert_array_equal(st.rng, after)
     col = 44 if where == "across" else 42  # a house column up to the sky between, or
     st.grid[P.FEAT, 0:2, col] |= FEAT.HOUSE | FEAT.PLATFORM  # over the character
-    engine.sight_changed_nb(st)
-    assert not engine.can_attack_nb(st, g.tab, 0, E0)
+    attack.sight_changed_nb(st)
+    assert not attack.can_attack_nb(st, g.tab, 0, E0)
     rng = st.rng.copy()
-    assert engine.attack_action_nb(st, g.tab, 0, E0) == -1
+    assert attack.attack_action_nb(st, g.tab, 0, E0) == -1
     assert st.chars[0, CH.AP] == 2 and st.chars[0, CH.DUELS] == 1
     np.testing.assert_array_equal(st.rng, rng)  # nothing rolled
     st.grid[P.FEAT, 0:2, col] = 0
-    engine.sight_changed_nb(st)
-    assert engine.can_attack_nb(st, g.tab, 0, E0)  # the house alone stood in the way
+    attack.sight_changed_nb(st)
+    assert attack.can_attack_nb(st, g.tab, 0, E0)  # the house alone stood in the way
 
 
 # --- respawn ----------------------------------------------------------------------------------
 def test_a_respawned_character_draws_a_new_hand_and_plays():  # TR-301
     tab, cfg = GAME.compile(GAME.resolve("medium", {"players": 2}))
-    st = engine.alloc_state_nb(tab)
-    engine.setup_nb(st, tab, cfg, np.uint64(5), 0)
+    st = setup.alloc_state_nb(tab)
+    setup.setup_nb(st, tab, cfg, np.uint64(5), 0)
     assert life.die_nb(st, tab, 1) == 0
     assert st.chars[1, CH.IN_WORLD] == 0
-    limit = engine.hand_limit_nb(st, tab, 1)
+    limit = cards.hand_limit_nb(st, tab, 1)
     assert limit == 4  # the starting hand limit (TR-092), copper gear, no armor
     n = st.npile[1, PILE.DRAW]
     top = [int(c) for c in st.deck[1, PILE.DRAW, n - limit : n][::-1]]
@@ -514,15 +534,15 @@ def test_one_minion_at_a_time_and_a_new_type_replaces_it():  # TR-362
     st.chars[0, CH.MAXMANA] = 6
     st.chars[0, CH.MANA] = 6
     st.chars[0, CH.OTHER] = STAFF_A
-    assert engine.summon_nb(st, g.tab, 0)
+    assert magic.summon_nb(st, g.tab, 0)
     assert st.chars[0, CH.MINION] == 0 and st.chars[0, CH.MANA] == 4
-    assert not engine.summon_nb(st, g.tab, 0)  # the same type again: nothing, no mana
+    assert not magic.summon_nb(st, g.tab, 0)  # the same type again: nothing, no mana
     assert st.chars[0, CH.MINION] == 0 and st.chars[0, CH.MANA] == 4
     st.chars[0, CH.OTHER] = STAFF_B
-    assert engine.summon_nb(st, g.tab, 0)
+    assert magic.summon_nb(st, g.tab, 0)
     assert st.chars[0, CH.MINION] == 1 and st.chars[0, CH.MANA] == 2
     st.chars[0, CH.ATK] = 1
-    assert engine.attack_icons_nb(st, g.tab, 0) == 1 + MINIONS[1]  # only the new minion counts
+    assert attack.attack_icons_nb(st, g.tab, 0) == 1 + MINIONS[1]  # only the new minion counts
 
 
 def test_a_consumable_works_when_its_holder_discards_it_during_the_turn():  # TR-386
@@ -534,19 +554,19 @@ def test_a_consumable_works_when_its_holder_discards_it_during_the_turn():  # TR
     st.held[0, SWIFT] = 1
     st.held[0, POTION] = 1
     st.chars[0, CH.AP] = 1
-    assert engine.step_action_nb(st, g.tab, 0, 0, 1)  # mid-turn, the points spent ...
-    assert not engine.step_action_nb(st, g.tab, 0, 0, 1)
+    assert actions.step_action_nb(st, g.tab, 0, 0, 1)  # mid-turn, the points spent ...
+    assert not actions.step_action_nb(st, g.tab, 0, 0, 1)
     left = st.supply[SUP.CONSUMABLE, SWIFT]
-    assert not engine.use_consumable_nb(st, g.tab, 1, SWIFT)  # not its holder
-    assert engine.use_consumable_nb(st, g.tab, 0, SWIFT)  # ... discarded: effect at once
+    assert not magic.use_consumable_nb(st, g.tab, 1, SWIFT)  # not its holder
+    assert magic.use_consumable_nb(st, g.tab, 0, SWIFT)  # ... discarded: effect at once
     assert st.chars[0, CH.AP] == 2 and st.chars[0, CH.MANA] == 1
     assert st.held[0, SWIFT] == 0 and st.supply[SUP.CONSUMABLE, SWIFT] == left + 1
-    assert engine.step_action_nb(st, g.tab, 0, 0, 1) and st.chars[0, CH.AP] == 1
-    assert not engine.use_consumable_nb(st, g.tab, 0, SWIFT)  # used up
-    assert engine.use_consumable_nb(st, g.tab, 0, POTION) and st.chars[0, CH.HP] == 4
+    assert actions.step_action_nb(st, g.tab, 0, 0, 1) and st.chars[0, CH.AP] == 1
+    assert not magic.use_consumable_nb(st, g.tab, 0, SWIFT)  # used up
+    assert magic.use_consumable_nb(st, g.tab, 0, POTION) and st.chars[0, CH.HP] == 4
     st.held[0, POTION] = 1
     life.die_nb(st, g.tab, 0)
-    assert not engine.use_consumable_nb(st, g.tab, 0, POTION)  # not while dead
+    assert not magic.use_consumable_nb(st, g.tab, 0, POTION)  # not while dead
     assert st.held[0, POTION] == 1
 
 

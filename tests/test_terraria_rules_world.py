@@ -1,6 +1,6 @@
 """Terraria rules of setup, chests, chopping and digging, houses, NPCs and shops.
 
-Scenario tests that drive the engine's kernels on a real game (``engine.setup_nb`` from the
+Scenario tests that drive the engine's kernels on a real game (``setup.setup_nb`` from the
 default content, ``test_terraria_engine.new_game``), its world replaced by a hand-drawn one
 where a scenario needs exact squares (:func:`scene`). Each test cites the checklist lines
 (``shared/rules/terraria-checklist.md``) it checks.
@@ -14,8 +14,22 @@ from terraria_helpers import H, W, drawn_world, generated
 from test_terraria_engine import GUIDE, _clear_area, ident, names, new_game
 
 from simlib.core.rng import new_state
-from simlib.games.terraria import bosses, engine, life, sight, world
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.compile import compile_world, load_world
+from simlib.games.terraria.engine import (
+    actions,
+    attack,
+    bosses,
+    checks,
+    cleanup,
+    crafting,
+    life,
+    npcs,
+    preparation,
+    sight,
+)
+from simlib.games.terraria.engine.movement import place_piece_nb, supported_nb
+from simlib.games.terraria.state import (
+    BIOME,
     BO,
     BOSS_ROW,
     BOSS_SPAWN,
@@ -24,19 +38,25 @@ from simlib.games.terraria.layout import (
     CNT,
     CO,
     EQ,
+    FEAT,
     HA,
+    KIND,
+    LAYERS,
     NPC,
+    PC,
     PILE,
     RK,
     ROLE,
     RW,
     SHOP,
+    SQ,
     SUP,
+    TILE_COLS,
+    TP,
     G,
+    P,
     replace,
 )
-from simlib.games.terraria.movement import place_piece_nb, supported_nb
-from simlib.games.terraria.state import BIOME, FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P
 
 TOP, LEFT = 1, 30  # where scenes are drawn: tile column 5, its left edge at column 30
 
@@ -118,13 +138,13 @@ def test_the_guide_starts_spawned_and_needs_no_house():  # TR-069
     assert st.g[G.HOUSES] == 0 and st.g[G.FREE_HOUSES] == 0
     em = ident("cards", "explore_more")
     st.chars[0, CH.COINS] = tab.cards[em, CF.PRICE]
-    assert engine.buy_card_nb(st, tab, 0, em)  # his power works with no house at all
+    assert npcs.buy_card_nb(st, tab, 0, em)  # his power works with no house at all
     # a free house is never taken by the Guide: with no other NPC ready it stays free
     st.g[G.HOUSES] = 1
     st.g[G.FREE_HOUSES] = 1
     st.house_at[0, HA.ID] = 0
     st.house_at[0, HA.NPC] = -1
-    engine.check_npcs_nb(st, tab)
+    npcs.check_npcs_nb(st, tab)
     assert st.g[G.FREE_HOUSES] == 1 and st.house_at[0, HA.NPC] == -1
     assert st.cnt[CNT.NPCS] == 0
 
@@ -135,12 +155,12 @@ def test_the_other_five_npcs_start_unspawned():  # TR-070
     assert st.cnt[CNT.NPC : CNT.NPC + NPC.N].tolist() == [1] + [0] * (NPC.N - 1)
     st.chars[0, CH.COINS] = 25
     st.chars[0, CH.HP] = 1
-    assert not engine.nurse_nb(st, tab, 0)  # Nurse
-    assert not engine.buy_card_nb(st, tab, 0, -1)  # Merchant
-    assert not engine.buy_card_nb(st, tab, 0, -2)
+    assert not npcs.nurse_nb(st, tab, 0)  # Nurse
+    assert not npcs.buy_card_nb(st, tab, 0, -1)  # Merchant
+    assert not npcs.buy_card_nb(st, tab, 0, -2)
     assert st.chars[0, CH.COINS] == 25 and st.chars[0, CH.HP] == 1
     st.chars[0, CH.COINS] = 25
-    engine.preparation_nb(st, tab, 0, np.zeros(16))  # a sunrise: no NPC power fires
+    preparation.preparation_nb(st, tab, 0, np.zeros(16))  # a sunrise: no NPC power fires
     assert st.g[G.DRYAD_DIE] == 0  # Dryad
     assert st.chars[0, CH.COINS] == 25 and st.held[0].sum() == 0  # Demolitionist
     assert st.g[G.NPCS] == GUIDE
@@ -170,7 +190,7 @@ def test_npc_card_piles_are_public_before_they_can_be_bought():  # TR-073
     before = st.supply[SUP.CARDS].copy()
     st.g[G.NPCS] |= 1 << NPC.MERCHANT
     st.chars[0, CH.COINS] = 8
-    assert engine.buy_card_nb(st, tab, 0, -1)
+    assert npcs.buy_card_nb(st, tab, 0, -1)
     got = st.deck[0, PILE.DISCARD, st.npile[0, PILE.DISCARD] - 1]
     diff = before - st.supply[SUP.CARDS]
     assert diff[got] == 1 and diff.sum() == 1
@@ -185,8 +205,8 @@ def test_resource_dice_are_counters_never_rolled():  # TR-002
     assert life.inventory_add_nb(st, 0, wood, 7) == 7
     assert life.inventory_take_nb(st, 0, wood, 1) == 1
     st.chars[0, CH.AP] = 2
-    assert engine.dig_action_nb(st, tab, 0, TOP + 1, LEFT)  # 1 of copper's 2 dig
-    assert engine.dig_action_nb(st, tab, 0, TOP + 1, LEFT)  # finished: +1 Copper
+    assert actions.dig_action_nb(st, tab, 0, TOP + 1, LEFT)  # 1 of copper's 2 dig
+    assert actions.dig_action_nb(st, tab, 0, TOP + 1, LEFT)  # finished: +1 Copper
     assert slots(st) == [(wood, 5), (wood, 1), (copper, 1), (0, 0), (0, 0), (0, 0)]
     assert (st.rng == rng).all()  # no die was rolled for any of it
     # each slot is one counter of one type, 0..5
@@ -240,18 +260,18 @@ def test_a_chest_draws_its_value_from_the_deck_of_the_openers_biome():  # TR-155
     for seed in range(4):
         st, tab, r, c = chest_scene(3)
         st.rng[:] = new_state(seed, 0)
-        assert engine.open_chest_nb(st, tab, 0, r, c)
+        assert actions.open_chest_nb(st, tab, 0, r, c)
         assert st.chars[0, CH.COINS] == 3 and chest_supply(st) == [1, 1, 0, 1]
     # the character stands on a Desert tile, the chest on the Forest tile beside it: the
     # Desert deck is used (the biome the character is in, not the chest's)
     st, tab, r, c = chest_scene(3, char_col=6, chest_col=5, biome_right=BIOME.DESERT)
     assert st.tiles[TP.BIOME, 0, (LEFT + 6) // W] == BIOME.DESERT
     assert st.tiles[TP.BIOME, 0, (LEFT + 5) // W] == BIOME.FOREST
-    assert engine.open_chest_nb(st, tab, 0, r, c)
+    assert actions.open_chest_nb(st, tab, 0, r, c)
     assert st.chars[0, CH.COINS] == 10 and chest_supply(st) == [1, 1, 1, 0]
     # and the other way round: a Forest character opening a chest on a Desert tile
     st, tab, r, c = chest_scene(1, char_col=5, chest_col=6, biome_right=BIOME.DESERT)
-    assert engine.open_chest_nb(st, tab, 0, r, c)
+    assert actions.open_chest_nb(st, tab, 0, r, c)
     assert st.chars[0, CH.COINS] in (1, 2, 3) and chest_supply(st)[D] == 1
     assert sum(chest_supply(st)[:3]) == 2
     # value 1 draws one card (any of the three); value 2 draws two (never A, the worst)
@@ -260,7 +280,7 @@ def test_a_chest_draws_its_value_from_the_deck_of_the_openers_biome():  # TR-155
         for value, taken in ((1, taken1), (2, taken2)):
             st, tab, r, c = chest_scene(value)
             st.rng[:] = new_state(seed, 0)
-            assert engine.open_chest_nb(st, tab, 0, r, c)
+            assert actions.open_chest_nb(st, tab, 0, r, c)
             taken.add(int(st.chars[0, CH.COINS]))
             assert sum(chest_supply(st)[:3]) == 2  # one card left the game, the rest back
     assert taken1 == {1, 2, 3} and taken2 == {2, 3}
@@ -270,25 +290,25 @@ def test_a_chest_with_too_few_cards_left_draws_what_remains():  # TR-160 (open)
     st, tab, r, c = chest_scene(3)
     st.supply[SUP.CHEST, B] = 0  # B and C already gone: only A is left in the Forest deck
     st.supply[SUP.CHEST, C] = 0
-    assert engine.open_chest_nb(st, tab, 0, r, c)
+    assert actions.open_chest_nb(st, tab, 0, r, c)
     assert st.chars[0, CH.COINS] == 1 and chest_supply(st) == [0, 0, 0, 1]
     # an empty deck: the chest is opened for nothing (the action point is spent)
     st.chars[0, CH.AP] = 1
     r2, c2 = r, c - 2
     st.grid[P.FEAT, r2, c2] |= FEAT.CHEST
     st.grid[P.VAL, r2, c2] = 2
-    assert engine.open_chest_nb(st, tab, 0, r2, c2)
+    assert actions.open_chest_nb(st, tab, 0, r2, c2)
     assert st.chars[0, CH.AP] == 0 and st.chars[0, CH.COINS] == 1
     assert st.grid[P.FEAT, r2, c2] & FEAT.OPENED and st.cnt[CNT.CHESTS] == 2
     assert chest_supply(st) == [0, 0, 0, 1]
     # cards drawn and not taken go back and can be drawn again
     st, tab, r, c = chest_scene(3)
-    assert engine.open_chest_nb(st, tab, 0, r, c)  # takes C; A and B go back
+    assert actions.open_chest_nb(st, tab, 0, r, c)  # takes C; A and B go back
     assert chest_supply(st) == [1, 1, 0, 1]
     st.chars[0, CH.AP] = 1
     st.grid[P.FEAT, r, c - 2] |= FEAT.CHEST
     st.grid[P.VAL, r, c - 2] = 2
-    assert engine.open_chest_nb(st, tab, 0, r, c - 2)  # A and B again: takes B
+    assert actions.open_chest_nb(st, tab, 0, r, c - 2)  # A and B again: takes B
     assert st.chars[0, CH.COINS] == 3 + 2 and chest_supply(st) == [1, 0, 0, 1]
 
 
@@ -299,7 +319,7 @@ def open_one(reward, coins=0, inv=None):
     if inv is not None:
         st.inv[0, : len(inv)] = inv
     crowd_teammates(st)
-    assert engine.open_chest_nb(st, tab, 0, r, c)
+    assert actions.open_chest_nb(st, tab, 0, r, c)
     return st, tab
 
 
@@ -357,7 +377,7 @@ def test_chest_and_boss_equipment_goes_on_its_slot_like_crafted():  # TR-211
     st.g[G.STATIONS] = 255
     life.inventory_add_nb(st, 0, res("wood"), 1)
     life.inventory_add_nb(st, 0, res("iron"), 3)
-    assert engine.craft_nb(st, tab, 0, 0, pick)
+    assert crafting.craft_nb(st, tab, 0, 0, pick)
     crafted = gear(st, tab)
     copies = tab.equip[pick, EQ.COPIES]
     start = [int(st.chars[0, CH.WEAPON]), int(st.chars[0, CH.AXE])]
@@ -372,7 +392,7 @@ def test_chest_and_boss_equipment_goes_on_its_slot_like_crafted():  # TR-211
     loot[0, 0] = (RK.EQUIP, pick, 1)
     tab = replace(tab, boss_loot=loot)
     st.chars[0, CH.BOSS_TOKENS] = 3  # boss 0's wound tokens
-    engine.boss_loot_nb(st, tab, 0)
+    attack.boss_loot_nb(st, tab, 0)
     assert gear(st, tab) == crafted
     # a weapon goes on the Sword slot the same way
     st, tab = open_one((RK.EQUIP, spear, 1))
@@ -391,7 +411,7 @@ def chop_scene(inv):
 
 def chop_down(st, tab):
     for _ in range(3):  # the Copper Axe: 1 chop per action point
-        assert engine.chop_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
+        assert actions.chop_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
     assert st.chars[0, CH.AP] == 0 and st.grid[P.FEAT, TOP + 1, LEFT + 1] & FEAT.ACORN
     assert st.cnt[CNT.TREES] == 1
 
@@ -399,10 +419,10 @@ def chop_down(st, tab):
 def test_wood_from_a_chopped_tree_goes_into_the_choppers_inventory():  # TR-165
     wood, stone, gel = res("wood"), res("stone"), res("gel")
     st, tab = chop_scene([(wood, 4)])
-    assert engine.chop_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
-    assert engine.chop_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
+    assert actions.chop_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
+    assert actions.chop_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
     assert slots(st)[:2] == [(wood, 4), (0, 0)]  # nothing until the tree is finished
-    assert engine.chop_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
+    assert actions.chop_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
     assert slots(st)[:3] == [(wood, 5), (wood, 2), (0, 0)] and st.cnt[CNT.RES + wood] == 3
     assert slots(st, 1) == [(stone, 5)] * 4 + [(0, 0)] * 2  # the other player gets nothing
     # no free slot: the new type replaces the one with fewest units (1 Gel for 3 Wood)
@@ -418,7 +438,7 @@ def test_wood_from_a_chopped_tree_goes_into_the_choppers_inventory():  # TR-165
 
 def test_cacti_are_chopped_like_trees():  # TR-169
     """The Desert's plant is the cactus (``world.toml``); it is a chop square like a tree."""
-    data = world.load_world()
+    data = load_world()
     assert data["biome_terrain"]["desert"]["plant"] == "cactus"
     st, tab, _ = new_game(seed=5)
     st.tiles[TP.KNOWN] = 1  # the whole generated world on the table, no piece on it
@@ -444,12 +464,12 @@ def test_cacti_are_chopped_like_trees():  # TR-169
     st.chars[0, CH.AP] = value
     st.inv[0] = 0
     for _ in range(value):
-        assert engine.chop_action_nb(st, tab, 0, r, c)
+        assert actions.chop_action_nb(st, tab, 0, r, c)
     assert st.grid[P.FEAT, r, c] & FEAT.ACORN and st.cnt[CNT.TREES] == 1
     assert life.inventory_count_nb(st, 0, res("wood")) == value
     st.chars[0, CH.AP] = 1
-    assert not engine.chop_action_nb(st, tab, 0, r, c)  # chopped until sunrise
-    engine.preparation_nb(st, tab, 0, np.zeros(16))
+    assert not actions.chop_action_nb(st, tab, 0, r, c)  # chopped until sunrise
+    preparation.preparation_nb(st, tab, 0, np.zeros(16))
     assert not st.grid[P.FEAT, r, c] & FEAT.ACORN  # regrown like a tree
 
 
@@ -466,21 +486,21 @@ def test_a_finished_icon_block_adds_one_to_the_diggers_die():  # TR-174
     copper, stone, gel = res("copper"), res("stone"), res("gel")
     st, tab = dig_scene([(copper, 4)])
     assert tab.res_dig[copper] == 2
-    assert engine.dig_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
+    assert actions.dig_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
     assert slots(st)[:2] == [(copper, 4), (0, 0)] and st.grid[P.PROG, TOP + 1, LEFT + 1] == 1
-    assert engine.dig_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
+    assert actions.dig_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
     assert slots(st)[:2] == [(copper, 5), (0, 0)] and st.cnt[CNT.RES + copper] == 1
     assert st.grid[P.SQ, TOP + 1, LEFT + 1] == SQ.AIR and st.cnt[CNT.BLOCKS_DUG] == 1
     # a full die: the next unit goes into a free slot
     st, tab = dig_scene([(copper, 5)])
     for _ in range(2):
-        assert engine.dig_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
+        assert actions.dig_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
     assert slots(st)[:2] == [(copper, 5), (copper, 1)]
     # no free slot and every held type has at least 1 unit: the unit is declined
     full = [(stone, 5), (gel, 1), (stone, 5), (stone, 5)]
     st, tab = dig_scene(full)
     for _ in range(2):
-        assert engine.dig_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
+        assert actions.dig_action_nb(st, tab, 0, TOP + 1, LEFT + 1)
     assert slots(st)[:4] == full and st.cnt[CNT.RES + copper] == 0
     assert st.cnt[CNT.BLOCKS_DUG] == 1
 
@@ -505,13 +525,13 @@ def test_boss_objects_are_dug_like_blocks(flag, resource, evil, boss):
     assert cost == {"bee_larva": 2, "shadow_orb": 3, "crimson_heart": 3}[resource]
     put(st, 1, 1, 0)  # two squares away: not adjacent
     st.chars[1, CH.AP] = cost
-    assert not engine.dig_action_nb(st, tab, 1, r, c)
+    assert not actions.dig_action_nb(st, tab, 1, r, c)
     assert st.chars[1, CH.AP] == cost and st.grid[P.PROG, r, c] == 0
     put(st, 0, 1, 1)
     st.chars[0, CH.AP] = cost
     for k in range(cost):
         assert st.g[G.PENDING] == 0 and st.grid[P.SQ, r, c] == SQ.BLOCK
-        assert engine.dig_action_nb(st, tab, 0, r, c)
+        assert actions.dig_action_nb(st, tab, 0, r, c)
         assert st.grid[P.PROG, r, c] == (k + 1) % cost
     b = names()["bosses"].index(boss)
     assert st.grid[P.SQ, r, c] == SQ.AIR and st.grid[P.FEAT, r, c] & FEAT.TUNNEL
@@ -535,10 +555,10 @@ def house_scene(rows=WORKBENCH_ROWS, i=2, j=2, top=TOP, left=LEFT):
 def test_a_house_may_cover_platforms():  # TR-236
     """A platform does not stop a house; under it the house's own floor is walked on."""
     st, tab, hid = house_scene()
-    assert engine.place_platform_action_nb(st, tab, 0, 5)  # up-right: the floor of (1, 3)
+    assert actions.place_platform_action_nb(st, tab, 0, 5)  # up-right: the floor of (1, 3)
     assert st.grid[P.FEAT, TOP + 1, LEFT + 3] == FEAT.PLATFORM
     assert st.cnt[CNT.PLATFORMS] == 1
-    assert engine.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
+    assert crafting.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
     for i, j in ((1, 3), (1, 4), (2, 3), (2, 4)):
         assert st.grid[P.FEAT, TOP + i, LEFT + j] == FEAT.HOUSE | FEAT.PLATFORM
 
@@ -549,7 +569,7 @@ def test_acorns_covered_by_a_house_go_back():  # TR-238
         for i in range(3):
             if st.grid[P.FEAT, TOP + i, LEFT + j] & FEAT.TREE:
                 st.grid[P.FEAT, TOP + i, LEFT + j] |= FEAT.ACORN
-    assert engine.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
+    assert crafting.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
     for i in (1, 2):  # under the house: the Acorns are gone
         assert st.grid[P.FEAT, TOP + i, LEFT + 3] == FEAT.TREE | FEAT.HOUSE | FEAT.PLATFORM
     assert st.grid[P.FEAT, TOP, LEFT] == FEAT.TREE | FEAT.ACORN  # elsewhere they stay
@@ -561,15 +581,15 @@ def test_a_house_can_be_built_in_a_dug_tunnel_on_any_layer(layer):  # TR-239
     top = layer * H + 1
     st, tab, hid = house_scene(rows, i=2, j=1, top=top)
     st.chars[0, CH.AP] = 6
-    assert not engine.build_house_nb(st, tab, 0, hid, top + 1, LEFT + 2)  # solid rock
+    assert not crafting.build_house_nb(st, tab, 0, hid, top + 1, LEFT + 2)  # solid rock
     for i, j in ((1, 2), (2, 2)):
-        assert engine.dig_action_nb(st, tab, 0, top + i, LEFT + j)
-    assert engine.step_action_nb(st, tab, 0, 0, 1)
+        assert actions.dig_action_nb(st, tab, 0, top + i, LEFT + j)
+    assert actions.step_action_nb(st, tab, 0, 0, 1)
     for i, j in ((1, 3), (2, 3)):
-        assert engine.dig_action_nb(st, tab, 0, top + i, LEFT + j)
-    assert engine.step_action_nb(st, tab, 0, 0, -1)
+        assert actions.dig_action_nb(st, tab, 0, top + i, LEFT + j)
+    assert actions.step_action_nb(st, tab, 0, 0, -1)
     assert st.chars[0, CH.AP] == 0 and at(st, 0, top=top) == (2, 1)
-    assert engine.build_house_nb(st, tab, 0, hid, top + 1, LEFT + 2)
+    assert crafting.build_house_nb(st, tab, 0, hid, top + 1, LEFT + 2)
     assert (st.house_at[0, HA.ROW], st.house_at[0, HA.COL]) == (top + 1, LEFT + 2)
     assert (top + 1) // H == layer
     for i, j in ((1, 2), (1, 3), (2, 2), (2, 3)):
@@ -579,7 +599,7 @@ def test_a_house_can_be_built_in_a_dug_tunnel_on_any_layer(layer):  # TR-239
 
 def built_house():
     st, tab, hid = house_scene()
-    assert engine.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
+    assert crafting.build_house_nb(st, tab, 0, hid, TOP + 1, LEFT + 3)
     return st, tab
 
 
@@ -598,15 +618,15 @@ def test_a_house_never_moves():  # TR-240
     where = house_squares(st)
     assert where == [(TOP + i, LEFT + j) for i in (1, 2) for j in (3, 4)]
     st.chars[0, CH.AP] = 3
-    assert engine.dig_action_nb(st, tab, 0, TOP + 3, LEFT + 3)  # the blocks under the house
-    assert engine.step_action_nb(st, tab, 0, 0, 1)  # into the house
-    assert engine.dig_action_nb(st, tab, 0, TOP + 3, LEFT + 4)
+    assert actions.dig_action_nb(st, tab, 0, TOP + 3, LEFT + 3)  # the blocks under the house
+    assert actions.step_action_nb(st, tab, 0, 0, 1)  # into the house
+    assert actions.dig_action_nb(st, tab, 0, TOP + 3, LEFT + 4)
     assert st.grid[P.SQ, TOP + 3, LEFT + 3] == st.grid[P.SQ, TOP + 3, LEFT + 4] == SQ.AIR
     assert at(st, 0) == (2, 3)  # the house's floor holds the character up
     st.g[G.ROUND] = 1
-    engine.cleanup_nb(st, tab)
+    cleanup.cleanup_nb(st, tab)
     st.g[G.TIME] = 0
-    engine.preparation_nb(st, tab, 0, np.zeros(16))
+    preparation.preparation_nb(st, tab, 0, np.zeros(16))
     assert house_squares(st) == where
     assert st.house_at[0, [HA.ROW, HA.COL]].tolist() == [TOP + 1, LEFT + 3]
 
@@ -615,13 +635,13 @@ def test_a_houses_floors_and_roof_are_walked_on_like_platforms():  # TR-241
     st, tab = built_house()
     st.g[G.FALL_DAMAGE] = 0  # the last step falls off the roof: no roll wanted here
     st.chars[0, CH.AP] = 4
-    assert engine.step_action_nb(st, tab, 0, -1, 1)  # up into the house's upper storey
+    assert actions.step_action_nb(st, tab, 0, -1, 1)  # up into the house's upper storey
     assert at(st, 0) == (1, 3)  # it stands on the floor between the storeys
-    assert engine.step_action_nb(st, tab, 0, -1, 1)  # up onto the roof
+    assert actions.step_action_nb(st, tab, 0, -1, 1)  # up onto the roof
     assert at(st, 0) == (0, 4)  # it stands on the roof
-    assert engine.step_action_nb(st, tab, 0, 0, -1)  # along the roof
+    assert actions.step_action_nb(st, tab, 0, 0, -1)  # along the roof
     assert at(st, 0) == (0, 3)
-    assert engine.step_action_nb(st, tab, 0, 0, -1)  # off the roof: a fall to the ground
+    assert actions.step_action_nb(st, tab, 0, 0, -1)  # off the roof: a fall to the ground
     assert at(st, 0) == (2, 2) and st.chars[0, CH.AP] == 0
 
 
@@ -629,7 +649,7 @@ def test_characters_walk_through_a_house_door_to_door():  # TR-242
     st, tab = built_house()
     st.chars[0, CH.AP] = 3
     for j in (3, 4, 5):  # in by the left door, through, out by the right door
-        assert engine.step_action_nb(st, tab, 0, 0, 1)
+        assert actions.step_action_nb(st, tab, 0, 0, 1)
         assert at(st, 0) == (2, j)
     assert st.chars[0, CH.AP] == 0
 
@@ -650,16 +670,16 @@ def test_merchant_cards_come_off_the_top_of_a_face_down_pile():  # TR-374 (open)
         bought = []
         for _ in range(6):  # the whole 8-coin pile
             st.chars[0, CH.COINS] = 8
-            assert engine.buy_card_nb(st, tab, 0, -1)
+            assert npcs.buy_card_nb(st, tab, 0, -1)
             assert st.chars[0, CH.COINS] == 0
             bought.append(names()["cards"][st.deck[0, PILE.DISCARD, st.npile[0, PILE.DISCARD] - 1]])
         assert sorted(bought) == ["ironskin"] * 2 + ["spelunker"] * 2 + ["swiftness"] * 2
         first.add(bought[0])
         st.chars[0, CH.COINS] = 8
-        assert not engine.buy_card_nb(st, tab, 0, -1)  # the pile is empty
+        assert not npcs.buy_card_nb(st, tab, 0, -1)  # the pile is empty
         assert st.chars[0, CH.COINS] == 8
         st.chars[0, CH.COINS] = 15
-        assert engine.buy_card_nb(st, tab, 0, -2) and st.chars[0, CH.COINS] == 0
+        assert npcs.buy_card_nb(st, tab, 0, -2) and st.chars[0, CH.COINS] == 0
         card = st.deck[0, PILE.DISCARD, st.npile[0, PILE.DISCARD] - 1]
         assert tab.cards[card, CF.SHOP] == SHOP.MERCHANT_15
     assert first == {"ironskin", "spelunker", "swiftness"}  # drawn at random, not picked
@@ -670,7 +690,7 @@ def test_dryad_criteria():  # TR-375
     ready = {}
     for b in range(tab.bosses.shape[0]):
         st.g[G.DEFEATED] = 1 << b
-        ready[names()["bosses"][b]] = bool(engine.npc_ready_nb(st, tab, NPC.DRYAD))
+        ready[names()["bosses"][b]] = bool(npcs.npc_ready_nb(st, tab, NPC.DRYAD))
     assert ready == {
         "king_slime": False,
         "queen_bee": False,
@@ -685,10 +705,10 @@ def test_dryad_criteria():  # TR-375
         BOSS_SPAWN.CRIMSON_HEART,
     }
     st.g[G.DEFEATED] = 1 << names()["bosses"].index("brain_of_cthulhu")
-    engine.check_npcs_nb(st, tab)
+    npcs.check_npcs_nb(st, tab)
     assert st.g[G.NPCS] == GUIDE  # no house free
     free_house(st)
-    engine.check_npcs_nb(st, tab)
+    npcs.check_npcs_nb(st, tab)
     assert st.g[G.NPCS] == GUIDE | 1 << NPC.DRYAD and st.house_at[0, HA.NPC] == NPC.DRYAD
 
 
@@ -698,18 +718,18 @@ def test_demolitionist_criteria():  # TR-381
     red = ident("consumables", "red_potion")
     other = ident("consumables", "healing_potion")
     st.held[1, bomb] = 1
-    assert not engine.npc_ready_nb(st, tab, NPC.DEMOLITIONIST)  # no Merchant yet
+    assert not npcs.npc_ready_nb(st, tab, NPC.DEMOLITIONIST)  # no Merchant yet
     st.g[G.NPCS] |= 1 << NPC.MERCHANT
-    assert engine.npc_ready_nb(st, tab, NPC.DEMOLITIONIST)  # any character's bomb
+    assert npcs.npc_ready_nb(st, tab, NPC.DEMOLITIONIST)  # any character's bomb
     st.held[1, bomb] = 0
     st.held[0, other] = 3
-    assert not engine.npc_ready_nb(st, tab, NPC.DEMOLITIONIST)
+    assert not npcs.npc_ready_nb(st, tab, NPC.DEMOLITIONIST)
     st.held[0, red] = 1
-    assert engine.npc_ready_nb(st, tab, NPC.DEMOLITIONIST)
-    engine.check_npcs_nb(st, tab)
+    assert npcs.npc_ready_nb(st, tab, NPC.DEMOLITIONIST)
+    npcs.check_npcs_nb(st, tab)
     assert st.g[G.NPCS] == GUIDE | 1 << NPC.MERCHANT  # no house free
     free_house(st)
-    engine.check_npcs_nb(st, tab)
+    npcs.check_npcs_nb(st, tab)
     assert st.g[G.NPCS] == GUIDE | (1 << NPC.MERCHANT) | (1 << NPC.DEMOLITIONIST)
     assert st.house_at[0, HA.NPC] == NPC.DEMOLITIONIST and st.g[G.FREE_HOUSES] == 0
 
@@ -722,7 +742,7 @@ def test_one_demolitionist_purchase_per_player_per_sunrise():  # TR-383 (open)
     st.chars[:3, CH.COINS] = [25, 25, 19]
     left = int(st.supply[SUP.CONSUMABLE, bomb])
     assert left >= 3
-    engine.preparation_nb(st, tab, 0, np.zeros(16))
+    preparation.preparation_nb(st, tab, 0, np.zeros(16))
     assert st.held[:3, bomb].tolist() == [1, 1, 0]  # one each though 25 coins pay for two
     assert st.chars[:3, CH.COINS].tolist() == [15, 15, 19]
     assert st.supply[SUP.CONSUMABLE, bomb] == left - 2
@@ -736,25 +756,25 @@ def test_the_nurse_and_the_shops_serve_any_number_of_times_while_coins_last():
     price = int(tab.cards[em, CF.PRICE])
     st.chars[0, CH.COINS] = 25
     n = 0
-    while engine.buy_card_nb(st, tab, 0, em):
+    while npcs.buy_card_nb(st, tab, 0, em):
         n += 1
     assert n == 25 // price and st.chars[0, CH.COINS] == 25 % price
     st.g[G.NPCS] |= (1 << NPC.NURSE) | (1 << NPC.MERCHANT)
     st.chars[0, CH.COINS] = 25
     st.chars[0, CH.TCOIN] = 5
     st.chars[0, CH.HP] = 1
-    assert engine.nurse_nb(st, tab, 0) and st.chars[0, CH.HP] == st.chars[0, CH.MAXHP]
+    assert npcs.nurse_nb(st, tab, 0) and st.chars[0, CH.HP] == st.chars[0, CH.MAXHP]
     st.chars[0, CH.HP] = 2
-    assert engine.nurse_nb(st, tab, 0) and st.chars[0, CH.HP] == st.chars[0, CH.MAXHP]
+    assert npcs.nurse_nb(st, tab, 0) and st.chars[0, CH.HP] == st.chars[0, CH.MAXHP]
     assert st.chars[0, CH.COINS] + st.chars[0, CH.TCOIN] == 0
-    assert not engine.nurse_nb(st, tab, 0)  # out of coins
+    assert not npcs.nurse_nb(st, tab, 0)  # out of coins
     st.chars[0, CH.COINS] = 24
-    assert engine.buy_card_nb(st, tab, 0, -1) and engine.buy_card_nb(st, tab, 0, -2)
+    assert npcs.buy_card_nb(st, tab, 0, -1) and npcs.buy_card_nb(st, tab, 0, -2)
     assert st.chars[0, CH.COINS] == 1
     # a character off the world (dead, waiting to respawn) does not shop
     st.chars[1, CH.IN_WORLD] = 0
     st.chars[1, CH.COINS] = 25
-    assert not engine.buy_card_nb(st, tab, 1, em) and not engine.nurse_nb(st, tab, 1)
+    assert not npcs.buy_card_nb(st, tab, 1, em) and not npcs.nurse_nb(st, tab, 1)
 
 
 # --- components ---------------------------------------------------------------------------
@@ -770,7 +790,7 @@ def test_no_world_holds_more_chests_than_the_23_opened_chest_tokens():  # TR-015
         sum(chests(STOCK[b, la, k]) for la in range(LAYERS) for k in range(STOCK_N[b, la]))
         for b in range(BIOME.N)
     ]
-    start = world.compile_world(world.load_world())[3]
+    start = compile_world(load_world())[3]
     extra = sum(chests(t) for t in start if t not in STOCK[BIOME.FOREST, 0])
     most = sum(per_biome) - min(per_biome[BIOME.CORRUPTION], per_biome[BIOME.CRIMSON]) + extra
     assert most <= 23
@@ -791,7 +811,7 @@ def test_a_boss_is_as_strong_however_damaged_until_form_b():  # TR-416
 
     def stats():
         return [int(bosses.boss_stat_nb(st, tab, b, col)) for col in cols] + [
-            int(v) for v in engine.target_defense_nb(st, tab, BOSS_ROW + b)
+            int(v) for v in attack.target_defense_nb(st, tab, BOSS_ROW + b)
         ]
 
     form_a = stats()
@@ -816,38 +836,38 @@ def test_the_sight_epoch_moves_with_every_dig_house_and_discovery():  # TR-266, 
     st, tab = scene(["..", "c.", "##"])
     put(st, 0, 1, 1)
     st.chars[0, CH.AP] = 2
-    e0 = engine.sight_epoch_nb(st)
-    assert engine.dig_action_nb(st, tab, 0, TOP + 1, LEFT)  # 1 of copper's 2 dig: no change
-    assert engine.sight_epoch_nb(st) == e0
-    assert engine.dig_action_nb(st, tab, 0, TOP + 1, LEFT)  # dug out: open air now
-    e1 = engine.sight_epoch_nb(st)
+    e0 = attack.sight_epoch_nb(st)
+    assert actions.dig_action_nb(st, tab, 0, TOP + 1, LEFT)  # 1 of copper's 2 dig: no change
+    assert attack.sight_epoch_nb(st) == e0
+    assert actions.dig_action_nb(st, tab, 0, TOP + 1, LEFT)  # dug out: open air now
+    e1 = attack.sight_epoch_nb(st)
     assert e1 != e0
     st.tiles[TP.KNOWN, 4, 0] = 0  # a tile position not yet discovered...
-    e2 = engine.sight_epoch_nb(st)
+    e2 = attack.sight_epoch_nb(st)
     st.tiles[TP.KNOWN, 4, 0] = 1  # ...discovered
-    assert engine.sight_epoch_nb(st) != e2
+    assert attack.sight_epoch_nb(st) != e2
     st2, tab2, _ = new_game()
     hid = ident("houses", "workbench")
     r, c = _clear_area(st2, 0)
     life.inventory_add_nb(st2, 1, res("wood"), 5)
-    e3 = engine.sight_epoch_nb(st2)
+    e3 = attack.sight_epoch_nb(st2)
     w, h = tab2.houses[hid, 0], tab2.houses[hid, 1]
-    assert any(engine.build_house_nb(st2, tab2, 0, hid, r - h + 1, cc) for cc in (c + 1, c - w))
-    assert engine.sight_epoch_nb(st2) != e3  # house squares block sight (TR-246)
+    assert any(crafting.build_house_nb(st2, tab2, 0, hid, r - h + 1, cc) for cc in (c + 1, c - w))
+    assert attack.sight_epoch_nb(st2) != e3  # house squares block sight (TR-246)
 
 
 def test_the_invariant_check_finds_a_stale_sight_answer():
     st, tab, _ = new_game()
-    engine.check_invariants_nb(st, tab)
+    checks.check_invariants_nb(st, tab)
     cols = st.grid.shape[2]
     a = (int(st.pieces[0, PC.ROW]), int(st.pieces[0, PC.COL]))
     b = (a[0], a[1] + 3)
     truth = sight.sees_nb(st.grid, st.tiles, a[0], a[1], b[0], b[1])
-    epoch = engine.sight_epoch_nb(st)
+    epoch = attack.sight_epoch_nb(st)
     st.seen[0] = (a[0] * cols + a[1], b[0] * cols + b[1], epoch, 1 - int(truth))
     with pytest.raises(ValueError, match="line of sight"):
-        engine.check_invariants_nb(st, tab)
+        checks.check_invariants_nb(st, tab)
     st.seen[0, 3] = int(truth)
-    engine.check_invariants_nb(st, tab)
+    checks.check_invariants_nb(st, tab)
     st.seen[0] = (a[0] * cols + a[1], b[0] * cols + b[1], epoch - 1, 1 - int(truth))
-    engine.check_invariants_nb(st, tab)  # another epoch's answer is never read
+    checks.check_invariants_nb(st, tab)  # another epoch's answer is never read

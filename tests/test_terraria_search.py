@@ -26,8 +26,7 @@ from terraria_helpers import (
 )
 
 from simlib.games.terraria import bots
-from simlib.games.terraria.layout import EN, N_PIECES
-from simlib.games.terraria.state import PC, SQ, P
+from simlib.games.terraria.state import EN, N_PIECES, PC, SQ, P
 
 ENEMIES = np.zeros((2, EN.N), np.int16)  # a bestiary (no pieces stand in these searches)
 

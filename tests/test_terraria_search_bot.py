@@ -23,10 +23,10 @@ from frames import assert_same_games
 import simlib
 from simlib.core.rng import seed_state_nb
 from simlib.errors import SimlibInputError
-from simlib.games.terraria import GAME, SEARCH_ID, bots, engine, search
-from simlib.games.terraria.layout import PILE, G
-from simlib.games.terraria.play import play_on_nb, record_dt, record_nb
-from simlib.games.terraria.state import LAYERS, TILE_COLS, TP, P
+from simlib.games.terraria import GAME, SEARCH_ID, bots, search
+from simlib.games.terraria.engine import setup
+from simlib.games.terraria.engine.batch import play_on_nb, record_nb
+from simlib.games.terraria.state import LAYERS, PILE, TILE_COLS, TP, G, P, record_dt
 
 SEED = 2026
 
@@ -65,8 +65,8 @@ def test_same_rows_on_any_chunking_and_thread_count():
 
 
 def _play_to(tab, cfg, bp, index, rnd, seat):
-    st = engine.alloc_state_nb(tab)
-    engine.setup_nb(st, tab, cfg, np.uint64(SEED), index)
+    st = setup.alloc_state_nb(tab)
+    setup.setup_nb(st, tab, cfg, np.uint64(SEED), index)
     hit = play_on_nb(st, tab, cfg, 1, bp, -1, rnd, seat)
     return st, hit
 
@@ -85,8 +85,8 @@ def test_a_copy_at_a_turn_boundary_plays_on_to_the_same_end(index, rnd, seat):
     st, hit = _play_to(tab, cfg, bp, index, rnd, seat)
     assert hit  # the game was still on at that boundary
     assert st.g[G.ROUND] == rnd
-    sim = engine.alloc_state_nb(tab)
-    engine.copy_state_nb(st, sim)
+    sim = setup.alloc_state_nb(tab)
+    setup.copy_state_nb(st, sim)
     np.testing.assert_array_equal(sim.rng, st.rng)
     assert not play_on_nb(sim, tab, cfg, 1, bp, seat, 0, 0)
     assert not play_on_nb(st, tab, cfg, 1, bp, seat, 0, 0)
@@ -147,8 +147,8 @@ def test_the_redeal_keeps_what_is_seen_and_redeals_what_is_not():
     moved_tiles = 0
     moved_decks = 0
     for k in range(8):
-        sim = engine.alloc_state_nb(tab)
-        engine.copy_state_nb(st, sim)
+        sim = setup.alloc_state_nb(tab)
+        setup.copy_state_nb(st, sim)
         seed_state_nb(7, k, sim.rng)
         search.resample_hidden_nb(sim, tab)
         np.testing.assert_array_equal(sim.tiles[TP.KNOWN], st.tiles[TP.KNOWN])

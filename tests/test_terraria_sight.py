@@ -1,7 +1,7 @@
 """Terraria line of sight and range: rule scenarios, a plain-Python reference (hypothesis).
 
 Checklist ids (``shared/rules/terraria-checklist.md``) are cited beside each rule tested. The
-reference is written from the geometry in ``simlib/games/terraria/sight.py``'s docstring with
+reference is written from the geometry in ``simlib/games/terraria/engine/sight.py``'s docstring with
 a different method from the kernel: exact fractions, the segment cut wherever it crosses a
 grid line (or a half-block line), and the middle of each piece tested for lying inside the
 union of blocking regions by looking at the four points a hair away diagonally.
@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from terraria_helpers import COLS, ROWS, H, W, drawn_world, generated
 
-from simlib.games.terraria import sight
+from simlib.games.terraria.engine import sight
 from simlib.games.terraria.state import FEAT, SQ, TP, P
 
 R = sight.R

@@ -20,7 +20,7 @@ from simlib.experiment import TableExperiment, experiment_from_dict, run_experim
 from simlib.games import registry
 from simlib.games.terraria import combat
 from simlib.games.terraria.combat import combat_table, fall_table, table_specs
-from simlib.games.terraria.content import load_content
+from simlib.games.terraria.compile import load_content
 
 if sys.version_info >= (3, 11):
     import tomllib

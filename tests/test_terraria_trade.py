@@ -1,6 +1,6 @@
 """Terraria trading and gifts: resources, coins, equipment and armor changing hands.
 
-Scenario tests on games set up by ``engine.setup_nb`` from the default content, edited by hand
+Scenario tests on games set up by ``setup.setup_nb`` from the default content, edited by hand
 where a scenario needs it. Rules: TR-197 (resources and coins, any time, into the receiver's
 room), TR-199 (open: consumables are not traded), TR-209 / TR-210 (equipment given before
 either player draws, never after), TR-219 / TR-220 (the same for armor sets). The bots' use of
@@ -10,8 +10,10 @@ them is in ``bots.gift_phase_nb``, ``bots.make_room_nb`` and ``life.top_up_coins
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import os
+import pkgutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,24 +21,34 @@ from pathlib import Path
 import numpy as np
 from test_terraria_engine import ident, names
 
-from simlib.games.terraria import GAME, bots, cards, engine, life
-from simlib.games.terraria.layout import (
+from simlib.games.terraria import GAME, bots, engine
+from simlib.games.terraria.engine import actions, cards, crafting, life, preparation, rewards, setup
+from simlib.games.terraria.state import (
     AR,
+    BP_COIN_ASK,
     CH,
     CNT,
     MAX_WEIGHTS,
     NPC,
+    PC,
     RU,
     SLOT,
+    SQ,
     SUP,
     G,
+    P,
 )
-from simlib.games.terraria.state import PC, SQ, P
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 @functools.cache
+def engine_modules():
+    """Every module of the Terraria engine package."""
+    return [importlib.import_module(f"{engine.__name__}.{m.name}")
+            for m in pkgutil.iter_modules(engine.__path__)]
+
+
 def _compiled(players=2):
     vals = GAME.resolve(None, {"players": players})
     return GAME.compile(vals)
@@ -48,8 +60,8 @@ def res(name):
 
 def new_game(players=2, seed=3):
     tab, cfg = _compiled(players)
-    st = engine.alloc_state_nb(tab)
-    engine.setup_nb(st, tab, cfg, np.uint64(seed), 0)
+    st = setup.alloc_state_nb(tab)
+    setup.setup_nb(st, tab, cfg, np.uint64(seed), 0)
     return st, tab
 
 
@@ -144,7 +156,7 @@ def test_a_dug_unit_goes_to_the_teammate_with_room():  # TR-197, TR-176
     assert bots.make_room_nb(st, tab, 0, res("copper"), weights(st, tab, 0))  # on the team
     assert slots_of(st, 0) == full  # nothing given up
     while st.grid[P.SQ, r, c] == SQ.BLOCK and st.chars[0, CH.AP] > 0:
-        assert engine.dig_action_nb(st, tab, 0, r, c)
+        assert actions.dig_action_nb(st, tab, 0, r, c)
     assert slots_of(st, 0) == full and slots_of(st, 1) == [("copper", 1)]
     assert st.cnt[CNT.RES + res("copper")] == 1 and st.chars[0, CH.RES_TRADED] == 1
 
@@ -179,10 +191,10 @@ def test_coins_past_25_go_to_the_richest_teammate_with_room():  # TR-197, TR-196
     st.chars[0, CH.COINS] = 22
     st.chars[1, CH.COINS] = 10
     st.chars[2, CH.COINS] = 20
-    engine.gain_coins_nb(st, 0, 10)
+    rewards.gain_coins_nb(st, 0, 10)
     assert list(st.chars[:3, CH.COINS]) == [25, 12, 25]  # 3 kept, 5 to the richest, 2 next
     assert st.cnt[CNT.COINS] == 10 and st.chars[0, CH.COINS_TRADED] == 7
-    engine.gain_coins_nb(st, 0, 20)  # only 13 fit anywhere: the rest is lost (TR-196)
+    rewards.gain_coins_nb(st, 0, 20)  # only 13 fit anywhere: the rest is lost (TR-196)
     assert list(st.chars[:3, CH.COINS]) == [25, 25, 25] and st.cnt[CNT.COINS] == 23
 
 
@@ -218,11 +230,11 @@ def test_the_demolitionists_bomb_with_a_teammates_coins():  # TR-197, TR-382
     st.chars[0, CH.COINS] = 17
     st.chars[1, CH.COINS] = 10
     left = st.supply[SUP.CONSUMABLE, bomb]
-    engine.from_bots_sunrise_nb(st, tab, 0, 0, bot_params())
+    preparation.from_bots_sunrise_nb(st, tab, 0, 0, bot_params())
     assert st.chars[0, CH.COINS] == 10 and st.chars[1, CH.COINS] == 7
     assert st.held[0, bomb] == 1 and st.supply[SUP.CONSUMABLE, bomb] == left - 1
     st.chars[0, CH.COINS] = 14  # short by 6 > coin_ask: no top-up, no bomb
-    engine.from_bots_sunrise_nb(st, tab, 0, 0, bot_params())
+    preparation.from_bots_sunrise_nb(st, tab, 0, 0, bot_params())
     assert st.chars[0, CH.COINS] == 14 and st.held[0, bomb] == 1
 
 
@@ -235,10 +247,10 @@ def test_consumables_never_change_hands():  # TR-199
     st.owned[0, tab.equip.shape[0] + ident("armor", "wood")] += 1
     bots.gift_phase_nb(st, tab, bot_params())
     st.chars[0, CH.COINS] = 25
-    engine.gain_coins_nb(st, 0, 5)
+    rewards.gain_coins_nb(st, 0, 5)
     life.team_gain_nb(st, 0, res("wood"), 3)
     np.testing.assert_array_equal(st.held, held)
-    for mod in (engine, life, bots):
+    for mod in (*engine_modules(), bots):
         assert not [n for n in dir(mod) if "give" in n and "consumable" in n]
 
 
@@ -251,17 +263,17 @@ def test_equipment_is_given_before_drawing_and_the_next_best_goes_on_top():  # T
     st.owned[0, iron] += 1
     st.owned[0, gold] += 1
     st.chars[0, CH.PICK] = gold
-    assert engine.can_give_gear_nb(st, 0, 1)
-    assert engine.give_equip_nb(st, tab, 0, 1, gold) == 1
+    assert crafting.can_give_gear_nb(st, 0, 1)
+    assert crafting.give_equip_nb(st, tab, 0, 1, gold) == 1
     assert st.owned[0, gold] == 0 and st.chars[0, CH.PICK] == iron  # the best left
     assert st.owned[1, gold] == 1 and st.chars[1, CH.PICK] == gold  # on top (TR-206)
     assert st.owned[1, copper] == 1 and st.chars[0, CH.GIFTS] == 1
-    assert engine.give_equip_nb(st, tab, 0, 1, gold) == 0  # owns no copy any more
+    assert crafting.give_equip_nb(st, tab, 0, 1, gold) == 0  # owns no copy any more
     # a card not on top leaves the top alone; the last card of a slot leaves it empty
-    assert engine.give_equip_nb(st, tab, 0, 1, copper) == 1 and st.chars[0, CH.PICK] == iron
-    assert engine.give_equip_nb(st, tab, 0, 1, iron) == 1 and st.chars[0, CH.PICK] == -1
+    assert crafting.give_equip_nb(st, tab, 0, 1, copper) == 1 and st.chars[0, CH.PICK] == iron
+    assert crafting.give_equip_nb(st, tab, 0, 1, iron) == 1 and st.chars[0, CH.PICK] == -1
     assert st.chars[0, CH.GIFTS] == 3 and st.owned[1, iron] == 1
-    assert engine.give_equip_nb(st, tab, 0, 0, copper) == 0  # not to oneself
+    assert crafting.give_equip_nb(st, tab, 0, 0, copper) == 0  # not to oneself
 
 
 def test_no_gift_once_either_player_has_drawn():  # TR-209, TR-210
@@ -271,14 +283,14 @@ def test_no_gift_once_either_player_has_drawn():  # TR-209, TR-210
     cards.draw_hand_nb(st, 1, 4, False)
     owned = st.owned.copy()
     chars = st.chars.copy()
-    assert engine.give_equip_nb(st, tab, 0, 1, iron) == 0  # the receiver has drawn
+    assert crafting.give_equip_nb(st, tab, 0, 1, iron) == 0  # the receiver has drawn
     copper = ident("equipment", "copper_axe")
-    assert engine.give_equip_nb(st, tab, 1, 0, copper) == 0  # the giver has drawn
+    assert crafting.give_equip_nb(st, tab, 1, 0, copper) == 0  # the giver has drawn
     np.testing.assert_array_equal(st.owned, owned)
     np.testing.assert_array_equal(st.chars, chars)
-    assert engine.give_equip_nb(st, tab, 0, 2, iron) == 1  # neither of these two has drawn
+    assert crafting.give_equip_nb(st, tab, 0, 2, iron) == 1  # neither of these two has drawn
     cards.draw_hand_nb(st, 2, 4, False)
-    assert engine.give_equip_nb(st, tab, 2, 0, iron) == 0
+    assert crafting.give_equip_nb(st, tab, 2, 0, iron) == 0
     # a player who has drawn keeps its top cards until its next turn (TR-210)
     st.owned[1, ident("equipment", "gold_axe")] += 1
     bots.gear_up_nb(st, tab, 1)
@@ -286,9 +298,9 @@ def test_no_gift_once_either_player_has_drawn():  # TR-209, TR-210
     st.g[G.DRAWN] = 0  # the next round
     bots.gear_up_nb(st, tab, 1)
     assert st.chars[1, CH.AXE] == ident("equipment", "gold_axe")
-    assert engine.give_equip_nb(st, tab, 2, 0, iron) == 1
+    assert crafting.give_equip_nb(st, tab, 2, 0, iron) == 1
     st.g[G.OVER] = 1
-    assert not engine.can_give_gear_nb(st, 0, 2)
+    assert not crafting.can_give_gear_nb(st, 0, 2)
 
 
 # --- armor (TR-219, TR-220) ----------------------------------------------------------------
@@ -298,19 +310,19 @@ def test_armor_given_before_drawing_leaves_the_giver_unarmored():  # TR-219, TR-
     wood = ident("armor", "wood")
     iron = ident("armor", "iron")
     assert tab.armor[iron, AR.HP] == 1  # worn, it adds 1 to the maximum health
-    engine._take_armor_nb(st, tab, 0, wood)
-    engine._take_armor_nb(st, tab, 0, iron)
+    rewards.take_armor_nb(st, tab, 0, wood)
+    rewards.take_armor_nb(st, tab, 0, iron)
     st.chars[0, CH.HP] = st.chars[0, CH.MAXHP]
     assert st.chars[0, CH.MAXHP] == 6 and st.chars[0, CH.ARMOR] == iron
-    assert engine.give_armor_nb(st, tab, 0, 1, iron) == 1
+    assert crafting.give_armor_nb(st, tab, 0, 1, iron) == 1
     assert st.chars[0, CH.ARMOR] == -1  # no armor worn until it puts on another (TR-218)
     assert st.chars[0, CH.MAXHP] == 5 and st.chars[0, CH.HP] == 5
     assert st.owned[0, n_eq + iron] == 0 and st.owned[0, n_eq + wood] == 1
     assert st.chars[1, CH.ARMOR] == iron and st.owned[1, n_eq + iron] == 1
     assert st.chars[1, CH.MAXHP] == 6 and st.chars[1, CH.HP] == 5
     # a set not worn: the giver keeps what it wears
-    engine._take_armor_nb(st, tab, 0, iron)
-    assert engine.give_armor_nb(st, tab, 0, 1, wood) == 1 and st.chars[0, CH.ARMOR] == iron
+    rewards.take_armor_nb(st, tab, 0, iron)
+    assert crafting.give_armor_nb(st, tab, 0, 1, wood) == 1 and st.chars[0, CH.ARMOR] == iron
     assert st.chars[1, CH.ARMOR] == wood  # the new set is worn (TR-214), iron still owned
     assert st.chars[0, CH.GIFTS] == 2
 
@@ -318,9 +330,9 @@ def test_armor_given_before_drawing_leaves_the_giver_unarmored():  # TR-219, TR-
 def test_no_armor_gift_once_either_player_has_drawn():  # TR-219, TR-220
     st, tab = new_game()
     wood = ident("armor", "wood")
-    engine._take_armor_nb(st, tab, 0, wood)
+    rewards.take_armor_nb(st, tab, 0, wood)
     cards.draw_hand_nb(st, 0, 4, False)
-    assert engine.give_armor_nb(st, tab, 0, 1, wood) == 0
+    assert crafting.give_armor_nb(st, tab, 0, 1, wood) == 0
     assert st.chars[0, CH.ARMOR] == wood and st.chars[1, CH.ARMOR] == -1
     assert st.chars[0, CH.GIFTS] == 0
     st.owned[0, tab.equip.shape[0] + ident("armor", "gold")] += 1
@@ -333,9 +345,9 @@ def test_the_gift_phase_gives_spare_armor_to_the_unarmored_teammate():  # TR-219
     st, tab = new_game(players=3)
     n_eq = tab.equip.shape[0]
     wood, copper, gold = (ident("armor", a) for a in ("wood", "copper", "gold"))
-    engine._take_armor_nb(st, tab, 0, copper)
-    engine._take_armor_nb(st, tab, 0, gold)  # wears gold (tier 4); copper (tier 2) is spare
-    engine._take_armor_nb(st, tab, 2, wood)  # player 2 wears wood (tier 1), player 1 none
+    rewards.take_armor_nb(st, tab, 0, copper)
+    rewards.take_armor_nb(st, tab, 0, gold)  # wears gold (tier 4); copper (tier 2) is spare
+    rewards.take_armor_nb(st, tab, 2, wood)  # player 2 wears wood (tier 1), player 1 none
     bp = bot_params()
     bots.gift_phase_nb(st, tab, bp)
     assert st.chars[1, CH.ARMOR] == copper and st.owned[1, n_eq + copper] == 1
@@ -344,8 +356,8 @@ def test_the_gift_phase_gives_spare_armor_to_the_unarmored_teammate():  # TR-219
     assert st.chars[0, CH.GIFTS] == 1 and st.chars[:3, CH.GIFTS].sum() == 1
     # the worn set is never given, and a gain below gift_min is not worth a gift
     st2, _ = new_game(players=3)
-    engine._take_armor_nb(st2, tab, 0, copper)
-    engine._take_armor_nb(st2, tab, 0, gold)
+    rewards.take_armor_nb(st2, tab, 0, copper)
+    rewards.take_armor_nb(st2, tab, 0, gold)
     bp[bots.BP.GIFT_MIN] = 4
     bots.gift_phase_nb(st2, tab, bp)
     assert st2.chars[:3, CH.GIFTS].sum() == 0 and st2.chars[1, CH.ARMOR] == -1
@@ -379,8 +391,8 @@ def test_the_gift_phase_gives_spare_equipment_to_whoever_gains_most():  # TR-209
 def test_no_gift_phase_after_a_draw():  # TR-210, TR-220
     st, tab = new_game()
     n_eq = tab.equip.shape[0]
-    engine._take_armor_nb(st, tab, 0, ident("armor", "wood"))
-    engine._take_armor_nb(st, tab, 0, ident("armor", "iron"))
+    rewards.take_armor_nb(st, tab, 0, ident("armor", "wood"))
+    rewards.take_armor_nb(st, tab, 0, ident("armor", "iron"))
     cards.draw_hand_nb(st, 0, 4, False)
     bots.gift_phase_nb(st, tab, bot_params())
     assert st.chars[1, CH.ARMOR] == -1 and st.owned[1, n_eq:].sum() == 0
@@ -388,7 +400,7 @@ def test_no_gift_phase_after_a_draw():  # TR-210, TR-220
 
 # --- parameters and records --------------------------------------------------------------------
 def test_the_engine_reads_coin_ask_where_the_bots_put_it():
-    assert bots.BP.COIN_ASK == engine.BP_COIN_ASK == bots.PARAM_NAMES.index("coin_ask")
+    assert bots.BP.COIN_ASK == BP_COIN_ASK == bots.PARAM_NAMES.index("coin_ask")
     assert bots.BP.GIFT_MIN == bots.PARAM_NAMES.index("gift_min")
     assert bots.BP.TARGET_RES == len(bots.PARAM_NAMES) and bots.BP.N <= MAX_WEIGHTS
     for _bid, defaults, _ in bots.BOTS.values():
@@ -412,15 +424,16 @@ SCENARIO = """
 import json, warnings
 warnings.filterwarnings("ignore")
 import numpy as np
-from simlib.games.terraria import GAME, bots, cards, engine, life
-from simlib.games.terraria.layout import CH
+from simlib.games.terraria import GAME, bots
+from simlib.games.terraria.engine import actions, cards, crafting, life, preparation, rewards, setup
+from simlib.games.terraria.state import CH
 tab, cfg = GAME.compile(GAME.resolve(None, {"players": 3}))
-st = engine.alloc_state_nb(tab)
-engine.setup_nb(st, tab, cfg, np.uint64(5), 0)
+st = setup.alloc_state_nb(tab)
+setup.setup_nb(st, tab, cfg, np.uint64(5), 0)
 bp = np.array(list(GAME.bot("builder").params.values()), dtype=np.float64)
 n_eq = tab.equip.shape[0]
-engine._take_armor_nb(st, tab, 0, 1)
-engine._take_armor_nb(st, tab, 0, 4)
+rewards.take_armor_nb(st, tab, 0, 1)
+rewards.take_armor_nb(st, tab, 0, 4)
 st.owned[0, 23] += 1
 st.owned[0, 24] += 1
 st.chars[0, CH.PICK] = 24
@@ -429,10 +442,10 @@ st.inv[0, :4, 0] = [1, 2, 3, 4]
 st.inv[0, :4, 1] = [5, 1, 5, 5]
 life.team_gain_nb(st, 0, 17, 12)
 st.chars[0, CH.COINS] = 23
-engine.gain_coins_nb(st, 0, 9)
+rewards.gain_coins_nb(st, 0, 9)
 life.top_up_coins_nb(st, 1, 15, 5)
 cards.draw_hand_nb(st, 2, 4, False)
-out = [engine.give_equip_nb(st, tab, 2, 0, 22), life.give_resources_nb(st, 1, 2, 17, 3)]
+out = [crafting.give_equip_nb(st, tab, 2, 0, 22), life.give_resources_nb(st, 1, 2, 17, 3)]
 print(json.dumps([out, st.chars[:3].tolist(), st.inv[:3].tolist(), st.owned[:3].tolist()]))
 """
 

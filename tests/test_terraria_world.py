@@ -14,7 +14,16 @@ from scipy import stats
 
 from simlib.core.rng import new_state, randint_nb, shuffle_nb
 from simlib.errors import SimlibInputError
-from simlib.games.terraria import world
+from simlib.games.terraria.compile import (
+    PHYSICAL_TILES,
+    START_KEYS,
+    WORLD_FILE,
+    compile_world,
+    load_world,
+    physical_tiles,
+    tile_text,
+)
+from simlib.games.terraria.engine import world
 from simlib.games.terraria.settings import resolve
 from simlib.games.terraria.state import (
     BIOME,
@@ -29,8 +38,8 @@ from simlib.games.terraria.state import (
     alloc_world,
 )
 
-DATA = world.load_world()
-WC = world.compile_world(DATA)
+DATA = load_world()
+WC = compile_world(DATA)
 TPL, STOCK, STOCK_N, START, RES_DIG, RES_STRUCT, PLAT_POS = WC
 H, W = DATA["world"]["tile_rows"], DATA["world"]["tile_cols"]
 
@@ -84,7 +93,7 @@ def ref_generate(seed, index, evil=-1):
 # --- tables -----------------------------------------------------------------------------------
 def test_world_file_is_marked_illustrative_and_quotes_the_rulebook():
     # TR-004: what the rulebook does not print is an illustrative default, and says so
-    text = world.WORLD_FILE.read_text(encoding="utf-8")
+    text = WORLD_FILE.read_text(encoding="utf-8")
     assert "ILLUSTRATIVE DEFAULTS" in text
     quotes = (
         "86 biome tiles",
@@ -104,7 +113,7 @@ def test_world_file_is_marked_illustrative_and_quotes_the_rulebook():
 
 def test_tile_set_has_86_physical_tiles():
     # TR-006: 86 biome tiles (the split per biome and layer is data)
-    assert world.physical_tiles(DATA) == world.PHYSICAL_TILES == 86
+    assert physical_tiles(DATA) == PHYSICAL_TILES == 86
 
 
 def test_printed_dig_costs():
@@ -125,12 +134,12 @@ def test_starting_tiles():
     assert spawns == 2
     names = list(DATA["resources"])
     letters = {names.index(n) + 1: ch for ch, n in DATA["legend"].items()}
-    for k, key in enumerate(world.START_KEYS):
-        assert world.tile_text(TPL[:, START[k]], letters) == DATA["start_tiles"][key]
+    for k, key in enumerate(START_KEYS):
+        assert tile_text(TPL[:, START[k]], letters) == DATA["start_tiles"][key]
 
 
 def test_compiled_tile_set_is_fixed_by_the_data():
-    again = world.compile_world(world.load_world())
+    again = compile_world(load_world())
     for a, b in zip(WC, again, strict=True):
         np.testing.assert_array_equal(a, b)
 
@@ -182,7 +191,7 @@ def _write(tmp_path, text):
 def test_bad_world_tables_give_one_line(tmp_path, text, words):
     # TR-004: the data file is validated like any other input
     with pytest.raises(SimlibInputError) as err:
-        world.load_world(_write(tmp_path, text))
+        load_world(_write(tmp_path, text))
     assert words in str(err.value) and "\n" not in str(err.value)
 
 
@@ -193,7 +202,7 @@ def test_a_stock_too_small_to_fill_the_world_is_refused(tmp_path):
     )
     text = "[stock]\n" + stock + "\njungle = [3, 3, 2, 3, 3]\nocean = [2, 2, 2, 2, 2]\n"
     with pytest.raises(SimlibInputError, match="jungle: upper_cavern holds 2 tiles"):
-        world.load_world(_write(tmp_path, text))
+        load_world(_write(tmp_path, text))
 
 
 def test_a_designer_file_replaces_world_and_combat_tables(tmp_path):
@@ -203,9 +212,9 @@ def test_a_designer_file_replaces_world_and_combat_tables(tmp_path):
     lines += [f"{k} = {v!r}".replace("'", '"') for k, v in rows.items()]
     lines += ["[enemy_dice]", "sizes = [4, 6, 8, 10, 12, 20]"]
     path = _write(tmp_path, "\n".join(lines) + "\n")
-    data = world.load_world(path)
+    data = load_world(path)
     assert data["world"]["tile_cols"] == 7 and data["stock"] == DATA["stock"]
-    tpl = world.compile_world(data)[0]
+    tpl = compile_world(data)[0]
     assert tpl.shape[-1] == 7
     values = resolve("easy", {"data": path})  # the setting validates both loaders
     assert values["data"] == path

@@ -1,7 +1,7 @@
 """Terraria: The Board Game (``rules/terraria-the-board-game.txt``): whole playthroughs.
 
 Registered as ``terraria``: ``simlib.run("terraria", preset="easy", settings={"players": 2})``
-plays whole games (``play.py``: setup, rounds of preparation, player turn, enemy turn and
+plays whole games (``engine/batch.py``: setup, rounds of preparation, player turn, enemy turn and
 cleanup, until the objectives are met, Wall of Flesh falls, time runs out or a death finds
 no tombstone). One row per game: ``win``, ``outcome`` (won_objectives, won_wall_of_flesh,
 out_of_time, out_of_respawns), ``rounds``, ``day`` reached, chains and objectives done
@@ -11,49 +11,41 @@ NPCs, items crafted, blocks dug, chests, gifts of equipment and armor, coins and
 units traded, placed bottle potions taken, food tokens eaten. Exact tables: ``combat`` and
 ``fall``.
 
-Modules:
-
-- :mod:`~simlib.games.terraria.layout`: the columns of every per-game array and compiled
-  table, and the ``State`` / ``Tables`` structs the kernels take;
-- :mod:`~simlib.games.terraria.engine`: setup, the player's actions, crafting, houses,
-  NPCs, objectives, the round's phases; :mod:`~simlib.games.terraria.play`: a whole game
-  and the batch kernel; :mod:`~simlib.games.terraria.cards`: decks;
-  :mod:`~simlib.games.terraria.bots`: the scripted players (explorer, builder, fighter);
-  :mod:`~simlib.games.terraria.search`: the ``search`` bot (each turn, the scripted plan
-  whose rollouts from a copy of the state end best; ``budget`` rollouts a plan);
-- :mod:`~simlib.games.terraria.foes`: the enemy tray, spawning, the enemy turn, wounds and
-  loot; :mod:`~simlib.games.terraria.life`: inventories, death, respawn, fall damage;
-- :mod:`~simlib.games.terraria.content_tables` and ``data/*.toml``: every content table the
-  rulebook does not print (illustrative defaults), compiled for the kernels;
+Modules (the common shape of the game packages):
 
 - :mod:`~simlib.games.terraria.settings`: presets easy / medium / hard (1 / 2 / 3 chains),
   ``mode`` (standard, journey, lucky_horseshoe, enchanted_sundial), ``players`` 1-4,
   ``time_limit_tokens``, ``tombstones_per_player``, ``evil_biome``, ``mob_debuff`` (a
-  reading), ``data``;
-  ``resolve()`` and ``effective()`` (the counts a mode implies);
-- ``data/world.toml`` and :mod:`~simlib.games.terraria.world`: the tile tables, the fixed
-  86-tile set compiled from them, ``generate_world_nb`` (one game's world from the rng:
-  Crimson or Corruption, the minimap order, a tile per position) and ``discover_nb``;
-- :mod:`~simlib.games.terraria.state`: array layouts and constants;
-- :mod:`~simlib.games.terraria.movement`: steps with gravity, falls and fall damage,
-  stacks, rope, platforms, digging and chopping (see its docstring for the geometry);
-- :mod:`~simlib.games.terraria.sight`: line of sight between squares (``sees_nb``; attack
-  checks and enemy and boss moves ask it through ``sees_memo_nb``, which remembers answers
-  in ``st.seen`` while the sight epoch of ``engine.sight_epoch_nb`` stands: a dig, a house
-  or a discovery starts a new one), and the ranges that reach from one square to another
-  (``reach_nb``);
-- :mod:`~simlib.games.terraria.enemy`: how far an enemy moves, toward which character, and
-  its move for walking, flying and worm enemies (see its docstring);
-- :mod:`~simlib.games.terraria.bosses`: boss criteria, spawning, behaviour cards, special
-  abilities, the boss's move with displacement, wounds, Form B, defeat and loot split (see
-  its docstring for every reading);
-
-- ``data/weapons.toml``, ``data/armor.toml``, ``data/bestiary.toml``: illustrative
-  content tables (the rulebook prints almost none of it; each file quotes what it does
-  print), read and validated by :mod:`simlib.games.terraria.content`;
-- :mod:`simlib.games.terraria.combat`: ``combat_table()`` (weapon x armor x enemy: exact
-  chances of each number of wounds dealt and taken), ``fall_damage_chance()`` and
-  ``fall_table()``; ``python -m simlib.games.terraria.combat`` writes the table.
+  reading), ``data``; ``resolve()`` and ``effective()`` (the counts a mode implies);
+- ``data/*.toml`` and :mod:`~simlib.games.terraria.compile`: every settings and data file
+  to the kernels' arrays (each file validated): the combat tables (``data/weapons.toml``,
+  ``armor.toml``, ``bestiary.toml``: illustrative, each file quotes what the rulebook does
+  print), the world tables of ``data/world.toml`` and the fixed 86-tile set compiled from
+  them, and every other content table the rulebook does not print (illustrative defaults);
+- :mod:`~simlib.games.terraria.state`: the columns of every per-game array and compiled
+  table, the ``State`` / ``Tables`` structs the kernels take, the ``cfg`` columns and the
+  record of a game (``record_dt``, the outcomes);
+- :mod:`~simlib.games.terraria.engine`: the rules, one module per part of a game in the
+  rulebook's order (its docstring lists them): ``setup`` and ``world`` (one game's world
+  from the rng: Crimson or Corruption, the minimap order, a tile per position; discovery),
+  ``preparation``, the player turn (``cards``: decks; ``movement``: steps with gravity,
+  falls and fall damage, stacks, rope, platforms, digging and chopping, see its docstring
+  for the geometry; ``actions``; ``sight``: line of sight between squares, ``sees_nb``,
+  remembered in ``st.seen`` by ``sees_memo_nb`` while the sight epoch of
+  ``attack.sight_epoch_nb`` stands, and the ranges that reach, ``reach_nb``; ``attack``;
+  ``crafting``; ``npcs``; ``magic``; ``rewards``; ``life``: inventories, death, respawn,
+  fall damage), ``enemy_turn`` (``foes``: the enemy tray, spawning, enemy moves and
+  attacks, wounds and loot; ``enemy``: how far an enemy moves, toward whom, and its move;
+  ``bosses``: criteria, spawning, behaviour cards, abilities, displacement, wounds, Form B,
+  defeat and loot split, see its docstring for every reading), ``cleanup``, ``checks``
+  (the invariants) and ``batch`` (a whole game, its record, the block kernel);
+- :mod:`~simlib.games.terraria.bots`: the scripted players (explorer, builder, fighter);
+  :mod:`~simlib.games.terraria.search`: the ``search`` bot (each turn, the scripted plan
+  whose rollouts from a copy of the state end best; ``budget`` rollouts a plan);
+- :mod:`simlib.games.terraria.combat`: the exact tables, ``combat_table()`` (weapon x armor
+  x enemy: exact chances of each number of wounds dealt and taken),
+  ``fall_damage_chance()`` and ``fall_table()``; ``python -m simlib.games.terraria.combat``
+  writes the table.
 
 The dice mechanics themselves are generic and live in :mod:`simlib.core.dice`; the
 engine's fall damage goes through ``simlib.core.dice.fall_damage_nb``.
@@ -87,7 +79,7 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
   tiles (illustrative split, data). Tiles other than the 4 starting ones are drawn once per
   data file from per-layer terrain and per-biome resource tables, like a printed set.
 - TR-149: every position's tile is drawn at setup (hidden) rather than at discovery; the
-  distribution is the same (see ``world.py``). TR-153 (open): the data loader refuses a
+  distribution is the same (see ``engine/world.py``). TR-153 (open): the data loader refuses a
   stock that cannot fill its positions.
 - TR-150: discovering a position in a column whose minimap token is face down flips it.
 - TR-115 (open): steps go sideways, up and diagonally (up or down); no paid straight-down
@@ -159,8 +151,8 @@ Readings of the checklist (``shared/rules/terraria-checklist.md``) settled so fa
   The trigger squares (``FEAT.LARVA``, ``FEAT.ALTAR``, ``FEAT.ORB``) are data
   (``[boss_squares]`` in ``world.toml``).
 
-Enemies, death and respawn (:mod:`~simlib.games.terraria.foes`,
-:mod:`~simlib.games.terraria.life`; each module's docstring has the full readings):
+Enemies, death and respawn (:mod:`~simlib.games.terraria.engine.foes`,
+:mod:`~simlib.games.terraria.engine.life`; each module's docstring has the full readings):
 
 - TR-312 (open): a tray section with no token of the needed time even after taking back
   its discards spawns nothing; ocean tiles have no section and spawn nothing; the world
@@ -191,8 +183,8 @@ Enemies, death and respawn (:mod:`~simlib.games.terraria.foes`,
   ``RU.STAR_MANA`` (data) up to ``RU.MAX_HP`` / ``RU.MAX_MANA``. TR-400 (open): the slimes
   meter stops once King Slime is pending; reaching 8 marks King Slime pending.
 
-Readings of the engine, the decks and the bots (``engine.py``, ``cards.py``, ``bots.py``)
--------------------------------------------------------------------------------------
+Readings of the engine, the decks and the bots (``engine/``, ``engine/cards.py``, ``bots.py``)
+---------------------------------------------------------------------------------------
 - TR-078 (open): round 1 starts at the player turn; the first time limit token goes at the
   second sunrise, so a standard game lasts 7 full days (the 7th discard ends it).
 - TR-079: the simultaneous player turn is played seat by seat (seat 0 first); the bots
@@ -272,11 +264,11 @@ Readings of the engine, the decks and the bots (``engine.py``, ``cards.py``, ``b
   kinds for the printed 12, TR-026), less those the characters hold. With the default 4
   copies and at most 4 players the supply never runs out.
 - TR-254 (open): the placed bottle's token is read as one flag, "used today"
-  (``G.BOTTLE``): ``engine.use_bottle_nb`` sets it when a player takes a Healing, Greater
+  (``G.BOTTLE``): ``magic.use_bottle_nb`` sets it when a player takes a Healing, Greater
   Luck or Magic Power potion (the consumables flagged ``bottle``, if one is left, TR-253,
   TR-388), once a day for the whole team; sunrise clears it (TR-086). The food buff tokens
   are a bit each, uneaten today (``G.COOK_LEFT``), and each player a bit, ate today
-  (``G.COOKED``); ``engine.eat_food_nb`` flips one token for a player who has not eaten
+  (``G.COOKED``); ``magic.eat_food_nb`` flips one token for a player who has not eaten
   and gives its bonus (a reward, data) at once (TR-255); sunrise resets both (TR-087).
 - TR-257 (open): neither house needs the character near it, as with crafting stations:
   the house only has to stand. Both are free actions of the player's own turn (bots:
@@ -285,7 +277,7 @@ Readings of the engine, the decks and the bots (``engine.py``, ``cards.py``, ``b
   (``mana``), action cards (``mana`` icons), house bonus tokens (a food token
   ``["mana", n]``, a reward kind also open to chests and objectives; the bottle's Magic
   Power potion) and armor sets: ``mana_regen`` (``AR.REGEN``) is mana regained at the start
-  of each of the wearer's turns (``engine.armor_mana_nb``; a per-day regain would do
+  of each of the wearer's turns (``magic.armor_mana_nb``; a per-day regain would do
   nothing, mana refills at every sunrise). Which sets, tokens and amounts is not printed:
   the data's are illustrative (Jungle Armor 1 a turn; one food token of 2 mana).
 - TR-367 / TR-368 (open): NPC criteria are read at cleanup ("has died" and "boss defeated"
@@ -307,41 +299,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from simlib.core.game import BatchKernel, Bot, Game, TableSpec
 from simlib.errors import SimlibInputError
 from simlib.games.terraria import settings as _settings
+from simlib.games.terraria.state import MEASURES, OUTCOME_NAMES, record_dt
 
 __all__ = ["GAME", "Terraria"]
 
 BLOCK = 64  # games per block: a thread plays a block on state allocated once (core.blocks)
 SEARCH_BLOCK = 2  # a search game is slow: small blocks keep both threads busy to the end
 SEARCH_ID = 3  # ``search.SEARCH_ID`` (not imported here: the kernels load on first use)
-MAX_ROUNDS = 400  # a safety cap far past any time track's end
-
-
-def _check_start_equipment(tab, eff: dict[str, Any], data: str) -> None:
-    """Refuse a game whose starting equipment the supply cannot give every player.
-
-    Each player's three starting cards (``[start_equipment]``: the copper set, or Journey
-    Mode's iron set, TR-051, TR-432) are taken out of the equipment supply at setup, so
-    each needs at least one copy per player.
-    """
-    from simlib.games.terraria.content_tables import table_names
-    from simlib.games.terraria.layout import EQ
-
-    path = None if data in ("default", "") else data
-    names = table_names(path, path)["equipment"]
-    key = "journey" if eff["iron_tools"] else "standard"
-    for e in tab.start_equip[1 if eff["iron_tools"] else 0]:
-        copies = int(tab.equip[e, EQ.COPIES])
-        if copies < eff["players"]:
-            raise SimlibInputError(
-                f"data {data!r}: start_equipment.{key} gives each of {eff['players']} "
-                f"players a {names[e]!r} but it has {copies} copies; allowed: copies of at "
-                f"least {eff['players']}, or fewer players"
-            )
 
 
 class _SearchBot(Bot):
@@ -371,7 +338,9 @@ class Terraria(Game):
     default_bot = "builder"
     #: A cold compile of the default bot's kernels, in seconds (benchmarks/bench_compile.py).
     compile_seconds = 80
-    outcomes = ("won_objectives", "won_wall_of_flesh", "out_of_time", "out_of_respawns")
+    outcomes = OUTCOME_NAMES
+    record_dt = record_dt
+    measure_columns = MEASURES
     time_column = "day"  # when games end, on the day track
     causes = (
         ("deaths, by a fall or a mob (other: a lone enemy, a boss, a debuff)", "deaths",
@@ -383,8 +352,6 @@ class Terraria(Game):
     def __init__(self) -> None:
         from simlib.games.terraria import bots as _bots
         from simlib.games.terraria import search as _search
-        from simlib.games.terraria.play import MEASURES, record_dt
-
         self.bots = tuple(
             Bot(name, bid, desc, dict(zip(_bots.PARAM_NAMES, defaults, strict=True)),
                 dict(_bots.PARAM_HELP), dict(_bots.PARAM_BOUNDS))
@@ -392,8 +359,6 @@ class Terraria(Game):
         ) + (_SearchBot("search", _search.SEARCH_ID, _search.HELP,
                  {"budget": float(_search.DEFAULT_BUDGET)}, dict(_search.PARAM_HELP),
                  dict(_search.PARAM_BOUNDS)),)
-        self.measure_columns = MEASURES
-        self.record_dt = record_dt
 
     def validate(self, values: dict[str, Any]) -> None:
         """Check settings against each other and the content tables."""
@@ -406,33 +371,14 @@ class Terraria(Game):
         return combat.table_specs()
 
     def compile(self, values: dict[str, Any]) -> tuple:
-        """Resolved settings -> ``(tables, cfg)`` for the kernels."""
-        from simlib.games.terraria.content_tables import compile_tables
-        from simlib.games.terraria.engine import CFG
-        from simlib.games.terraria.state import BIOME
+        """Resolved settings -> ``(tables, cfg)`` for the kernels (``compile.py``)."""
+        from simlib.games.terraria.compile import compile_settings
 
-        path = None if values["data"] in ("default", "") else values["data"]
-        tab = compile_tables(path, path)
-        eff = _settings.effective(values)
-        _check_start_equipment(tab, eff, values["data"])
-        cfg = np.zeros(CFG.N, dtype=np.int64)
-        cfg[CFG.PLAYERS] = eff["players"]
-        cfg[CFG.CHAINS] = eff["chains_needed"]
-        cfg[CFG.TOKENS] = eff["time_limit_tokens"]
-        cfg[CFG.TOMBS] = eff["tombstones"]
-        cfg[CFG.FALL_DAMAGE] = int(eff["fall_damage"])
-        cfg[CFG.IRON] = int(eff["iron_tools"])
-        cfg[CFG.ROPES] = eff["start_ropes"]
-        cfg[CFG.EVIL] = {"random": -1, "corruption": BIOME.CORRUPTION,
-                         "crimson": BIOME.CRIMSON}[values["evil_biome"]]
-        cfg[CFG.CHECK] = int(values["check_invariants"])
-        cfg[CFG.MAX_ROUNDS] = MAX_ROUNDS
-        cfg[CFG.MOB_DEBUFF] = _settings.MOB_DEBUFFS.index(values["mob_debuff"])
-        return (tab, cfg)
+        return compile_settings(values)
 
     def batch_kernel(self, compiled, bot_id, bot_params):
         """The block kernel of ``bot_id``: the search bot's or the scripted bots' one."""
-        from simlib.games.terraria.play import play_block_nb
+        from simlib.games.terraria.engine.batch import play_block_nb
 
         tab, cfg = compiled
         if bot_id == SEARCH_ID:

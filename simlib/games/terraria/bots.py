@@ -10,7 +10,7 @@ Every bot plays the same turn loop with its own weights (``bp``, a float64 vecto
    armor set worn (by the data's ``TIER``; TR-208, TR-218), except that a weapon without
    short range gives way to the best owned one with it while an enemy or boss stands
    next to the character (TR-260); the worn set regains its ``mana_regen``
-   (``engine.armor_mana_nb``, TR-357).
+   (``magic.armor_mana_nb``, TR-357).
 2. Draw a hand (the ready slot's card is taken only if it is not a debuff), then play:
    a debuff card is put into the ready slot instead when the slot is free of another
    debuff (TR-108..111: it never comes back unless drawn), the rest are played; a card with
@@ -69,8 +69,19 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from simlib.core.jit import njit
-from simlib.games.terraria import bosses, cards, engine, life
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.engine import (
+    actions,
+    attack,
+    bosses,
+    cards,
+    crafting,
+    life,
+    magic,
+    npcs,
+    rewards,
+)
+from simlib.games.terraria.engine.movement import can_step_nb, supported_nb
+from simlib.games.terraria.state import (
     AR,
     BO,
     BOSS_ROW,
@@ -83,13 +94,17 @@ from simlib.games.terraria.layout import (
     COIN_CAP,
     EN,
     EQ,
+    FEAT,
     HO,
+    KIND,
+    LAYERS,
     MAX_BOSSES,
     MAX_PLAYERS,
     MAX_WEIGHTS,
     N_PIECES,
     NPC,
     OB,
+    PC,
     PILE,
     RANGE,
     RK,
@@ -98,13 +113,16 @@ from simlib.games.terraria.layout import (
     RW,
     SHOP,
     SLOT,
+    SQ,
     STATION,
     SUP,
+    TILE_COLS,
+    TP,
     TT,
     G,
+    P,
+    on_table_nb,
 )
-from simlib.games.terraria.movement import can_step_nb, supported_nb
-from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P, on_table_nb
 
 PARAM_NAMES = (
     "explore",
@@ -187,7 +205,7 @@ class _Bp(NamedTuple):
     RESERVE: int = 11
     BOOST: int = 12
     DEPTH: int = 13
-    COIN_ASK: int = BP_COIN_ASK  # also read by the engine (``layout.BP_COIN_ASK``)
+    COIN_ASK: int = BP_COIN_ASK  # also read by the engine (``state.BP_COIN_ASK``)
     GIFT_MIN: int = 15
     FALL_SAFE: int = 16
     # the turn's working vector adds these (not parameters)
@@ -282,7 +300,7 @@ def gear_up_nb(st, tab, p):
     col = _best_gear_nb(st, tab, p, 4)
     best = col - tab.equip.shape[0] if col >= 0 else -1
     if best != ch[CH.ARMOR]:
-        engine._wear_armor_nb(st, tab, p, best)
+        rewards.wear_armor_nb(st, tab, p, best)
 
 
 @njit(refcount=False)
@@ -328,7 +346,7 @@ def gift_phase_nb(st, tab, bp):
     A copy is spare when its owner would not use it: every copy it owns of a card or set
     except the one :func:`gear_up_nb` puts on top (wears). Among all spare copies and
     teammates, the gift that raises the receiver's best card of that slot (best set) by the
-    most tiers is made (``engine.give_equip_nb`` / ``give_armor_nb``; ties: lowest giver,
+    most tiers is made (``crafting.give_equip_nb`` / ``give_armor_nb``; ties: lowest giver,
     card, receiver), when that gain is at least ``gift_min``; then the next, until none is
     left. Writes what those kernels write.
     """
@@ -356,7 +374,7 @@ def gift_phase_nb(st, tab, bp):
                     continue
                 tier = _gear_tier_nb(tab, i)
                 for q in range(players):
-                    if not engine.can_give_gear_nb(st, p, q):
+                    if not crafting.can_give_gear_nb(st, p, q):
                         continue
                     gain = tier - _gear_tier_nb(tab, _best_gear_nb(st, tab, q, slot))
                     if gain >= least and gain > bg:
@@ -367,9 +385,9 @@ def gift_phase_nb(st, tab, bp):
         if giver < 0:
             return
         if item < n_eq:
-            done = engine.give_equip_nb(st, tab, giver, recv, item)
+            done = crafting.give_equip_nb(st, tab, giver, recv, item)
         else:
-            done = engine.give_armor_nb(st, tab, giver, recv, item - n_eq)
+            done = crafting.give_armor_nb(st, tab, giver, recv, item - n_eq)
         if done == 0:
             return
 
@@ -390,7 +408,7 @@ def _enemy_near_nb(st, p, radius):
 @njit(refcount=False)
 def draw_and_play_nb(st, tab, p, bp):
     """Draw the hand and play it (TR-091..112). Returns False if the character died."""
-    limit = engine.hand_limit_nb(st, tab, p)
+    limit = cards.hand_limit_nb(st, tab, p)
     rd = st.ready[p]
     take = rd >= 0 and tab.cards[rd, CF.SHOP] != SHOP.DEBUFF
     cards.draw_hand_nb(st, p, limit, take)
@@ -406,7 +424,7 @@ def draw_and_play_nb(st, tab, p, bp):
                 continue
         hurt = cards.play_card_nb(st, tab, p, 0, guard)
         if hurt > 0:
-            engine.lose_health_nb(st, tab, p, hurt)
+            life.lose_health_nb(st, tab, p, hurt)
             if not st.chars[p, CH.IN_WORLD] or st.g[G.OVER] != 0:
                 return False
     return True
@@ -420,12 +438,12 @@ def _heal_nb(st, tab, p, bp):
         return
     for c in range(tab.consumables.shape[0]):
         if st.held[p, c] > 0 and tab.consumables[c, CO.HEAL] > 0:
-            engine.use_consumable_nb(st, tab, p, c)
+            magic.use_consumable_nb(st, tab, p, c)
             if ch[CH.HP] > bp[BP.HEAL_AT]:
                 return
     if st.g[G.NPCS] & (1 << NPC.NURSE):
         life.top_up_coins_nb(st, p, tab.rules[RU.NURSE_PRICE], int(bp[BP.COIN_ASK]))
-        engine.nurse_nb(st, tab, p)
+        npcs.nurse_nb(st, tab, p)
 
 
 @njit(refcount=False)
@@ -439,7 +457,7 @@ def _team_wood_nb(st, tab):
 
 @njit(refcount=False)
 def _worth_crafting_nb(st, tab, p, kind, item):
-    """Cheap pre-check before ``engine.can_craft_nb``.
+    """Cheap pre-check before ``crafting.can_craft_nb``.
 
     Better than what ``p`` uses, on sale, its stations standing and the team holding the
     recipe.
@@ -454,7 +472,7 @@ def _worth_crafting_nb(st, tab, p, kind, item):
             return False
         if (g[G.STATIONS] & row[EQ.STATION]) != row[EQ.STATION]:
             return False
-        return engine.team_has_nb(st.inv, st.chars, g[G.PLAYERS], tab.equip_recipe[item])
+        return crafting.team_has_nb(st.inv, st.chars, g[G.PLAYERS], tab.equip_recipe[item])
     row = tab.armor[item]
     top = st.chars[p, CH.ARMOR]
     if top >= 0 and tab.armor[top, AR.TIER] >= row[AR.TIER]:
@@ -463,7 +481,7 @@ def _worth_crafting_nb(st, tab, p, kind, item):
         return False
     if (g[G.STATIONS] & row[AR.STATION]) != row[AR.STATION]:
         return False
-    return engine.team_has_nb(st.inv, st.chars, g[G.PLAYERS], tab.armor_recipe[item])
+    return crafting.team_has_nb(st.inv, st.chars, g[G.PLAYERS], tab.armor_recipe[item])
 
 
 @njit(refcount=False)
@@ -471,10 +489,10 @@ def craft_all_nb(st, tab, p):
     """Craft every item that beats what ``p`` has on top of its slot / wears (by tier)."""
     for e in range(tab.equip.shape[0]):
         if _worth_crafting_nb(st, tab, p, 0, e):
-            engine.craft_nb(st, tab, p, 0, e)
+            crafting.craft_nb(st, tab, p, 0, e)
     for a in range(tab.armor.shape[0]):
         if _worth_crafting_nb(st, tab, p, 1, a):
-            engine.craft_nb(st, tab, p, 1, a)
+            crafting.craft_nb(st, tab, p, 1, a)
 
 
 @njit(refcount=False)
@@ -485,7 +503,7 @@ def build_all_nb(st, tab, p):
     r0 = st.pieces[p, PC.ROW]
     c0 = st.pieces[p, PC.COL]
     for hid in range(tab.houses.shape[0]):
-        if not engine.can_build_nb(st, tab, p, hid):
+        if not crafting.can_build_nb(st, tab, p, hid):
             continue
         wd = tab.houses[hid, HO.W]
         ht = tab.houses[hid, HO.H]
@@ -494,8 +512,8 @@ def build_all_nb(st, tab, p):
             if done:
                 break
             for c in range(c0 - wd, c0 + 2):
-                if engine.house_fits_nb(st, tab, p, hid, r, c):
-                    engine.build_house_nb(st, tab, p, hid, r, c)
+                if crafting.house_fits_nb(st, tab, p, hid, r, c):
+                    crafting.build_house_nb(st, tab, p, hid, r, c)
                     done = True
                     break
 
@@ -516,7 +534,7 @@ def shop_nb(st, tab, p, bp):
     if full and ch[CH.SLOTS] < 6:
         price = tab.rules[RU.SLOT5_PRICE] if ch[CH.SLOTS] == 4 else tab.rules[RU.SLOT6_PRICE]
         life.top_up_coins_nb(st, p, price, ask)
-        engine.buy_slot_nb(st, tab, p)
+        npcs.buy_slot_nb(st, tab, p)
     reserve = int(bp[BP.RESERVE])
     for _ in range(4):
         best = -3
@@ -536,7 +554,7 @@ def shop_nb(st, tab, p, bp):
                 best = -1
         if best == -3:
             return
-        if not engine.buy_card_nb(st, tab, p, best):
+        if not npcs.buy_card_nb(st, tab, p, best):
             return
 
 
@@ -550,7 +568,7 @@ def free_actions_nb(st, tab, p, bp):
     shop_nb(st, tab, p, bp)
     craft_all_nb(st, tab, p)
     build_all_nb(st, tab, p)
-    engine.summon_nb(st, tab, p)
+    magic.summon_nb(st, tab, p)
 
 
 # --- house bonuses: the placed bottle and the cooking pot (TR-253, TR-255) -------------------
@@ -560,7 +578,7 @@ def mana_hungry_nb(st, tab, p):
 
     Below its maximum with a magic weapon on top (mana per attack, TR-354), or with a
     minion staff whose minion it cannot pay to summon yet (the staff
-    :func:`engine.summon_nb` would use, TR-360).
+    :func:`magic.summon_nb` would use, TR-360).
     """
     ch = st.chars[p]
     if ch[CH.MANA] >= ch[CH.MAXMANA]:
@@ -588,7 +606,7 @@ def food_value_nb(st, tab, p, token, w):
 
     Health and mana count only up to the maxima (mana only for a mana-hungry character:
     :func:`mana_hungry_nb`), coins only up to the dial's 25, a rope only while an objective
-    asks for ropes; anything else by ``engine.reward_value_nb``.
+    asks for ropes; anything else by ``actions.reward_value_nb``.
     """
     ch = st.chars[p]
     kind = tab.food[token, RW.KIND]
@@ -605,7 +623,7 @@ def food_value_nb(st, tab, p, token, w):
         return 0.5 * max(min(n, COIN_CAP - ch[CH.COINS]), 0)
     if kind == RK.ROPE:
         return 1.0 * n if w[BP.ROPES] else 0.1 * n
-    return 0.1 * engine.reward_value_nb(tab, tab.food[token])
+    return 0.1 * actions.reward_value_nb(tab, tab.food[token])
 
 
 @njit(refcount=False)
@@ -639,7 +657,7 @@ def eat_best_nb(st, tab, p, w):
     elif kind == RK.MANA:
         need = True  # valued above 0 only when mana-hungry
     if need or _last_turn_of_day_nb(st, tab):
-        return engine.eat_food_nb(st, tab, p, best)
+        return magic.eat_food_nb(st, tab, p, best)
     return 0
 
 
@@ -706,7 +724,7 @@ def take_bottle_nb(st, tab, p, w):
         c = _bottle_pick_nb(st, tab, 0)
     if c < 0:
         return 0
-    return engine.use_bottle_nb(st, tab, p, c)
+    return magic.use_bottle_nb(st, tab, p, c)
 
 
 @njit(refcount=False)
@@ -729,7 +747,7 @@ def drink_potions_nb(st, tab, p, w):
             if near < 0:
                 near = 1 if _enemy_near_nb(st, p, int(w[BP.GUARD])) else 0
             use = near == 1
-        if use and engine.use_consumable_nb(st, tab, p, c):
+        if use and magic.use_consumable_nb(st, tab, p, c):
             return 1
     return 0
 
@@ -1054,7 +1072,7 @@ def boss_target_nb(st, tab, p, bp):
         return -1
     best = -1
     bl = 1 << 20
-    epoch = engine.sight_epoch_nb(st)
+    epoch = attack.sight_epoch_nb(st)
     for k in range(BOSS_ROW, N_PIECES):
         if st.pieces[k, PC.KIND] == KIND.NONE or st.pieces[k, PC.ROLE] != ROLE.BOSS:
             continue
@@ -1064,7 +1082,7 @@ def boss_target_nb(st, tab, p, bp):
             left -= 1 << 10
         if left >= bl:
             continue
-        if engine.weapon_reaches_nb(st.pieces, st.chars, st.grid, st.tiles, tab.equip, st.seen,
+        if attack.weapon_reaches_nb(st.pieces, st.chars, st.grid, st.tiles, tab.equip, st.seen,
                                     epoch, p, k):  # fmt: skip
             bl = left
             best = k
@@ -1098,13 +1116,13 @@ def _adjacent_acts_nb(st, tab, p, bp):
             if k >= MAX_PLAYERS:
                 role = st.pieces[k, PC.ROLE]
                 if role == ROLE.CRYSTAL or role == ROLE.STAR:
-                    if engine.collect_action_nb(st, tab, p, k):
+                    if actions.collect_action_nb(st, tab, p, k):
                         return True
     if bosses.spend_lenses_nb(st, tab, p):  # at an altar with 3 lenses: Eye of Cthulhu
         return True
     for c_ in range(tab.consumables.shape[0]):  # the Guide Voodoo Doll next to lava
         if st.held[p, c_] > 0 and tab.consumables[c_, CO.VOODOO]:
-            if engine.use_consumable_nb(st, tab, p, c_):
+            if magic.use_consumable_nb(st, tab, p, c_):
                 return True
     ch = st.chars[p]
     fight = bp[BP.FIGHT] > 0
@@ -1117,7 +1135,7 @@ def _adjacent_acts_nb(st, tab, p, bp):
         equip = tab.equip
         enemies = tab.enemies
         seen = st.seen
-        epoch = engine.sight_epoch_nb(st)
+        epoch = attack.sight_epoch_nb(st)
         # a boss in reach first (:func:`boss_target_nb`); else the enemy in reach with the
         # fewest wounds left (the first such): an enemy with no fewer wounds left than the
         # best so far cannot be chosen, so its reach and line of sight (the costly part)
@@ -1132,11 +1150,11 @@ def _adjacent_acts_nb(st, tab, p, bp):
             left = enemies[pieces[k, PC.TYPE], EN.WOUNDS] - pieces[k, PC.WOUNDS]
             if left >= bl:
                 continue
-            if not engine.weapon_reaches_nb(pieces, chars, grid, tiles, equip, seen, epoch, p, k):
+            if not attack.weapon_reaches_nb(pieces, chars, grid, tiles, equip, seen, epoch, p, k):
                 continue
             bl = left
             best = k
-        if best >= 0 and engine.attack_action_nb(st, tab, p, best) >= 0:
+        if best >= 0 and attack.attack_action_nb(st, tab, p, best) >= 0:
             return True
     if ch[CH.AP] < 1 and ch[CH.DIG] <= 0 and ch[CH.CHOP] <= 0:
         return False
@@ -1149,15 +1167,15 @@ def _adjacent_acts_nb(st, tab, p, bp):
                 continue
             f = st.grid[P.FEAT, tr, tc]
             if f & FEAT.CHEST and not f & (FEAT.OPENED | FEAT.HOUSE) and ch[CH.AP] > 0:
-                if engine.open_chest_nb(st, tab, p, tr, tc):
+                if actions.open_chest_nb(st, tab, p, tr, tc):
                     return True
             if wood_short and f & FEAT.TREE and not f & (FEAT.ACORN | FEAT.HOUSE):
-                if engine.chop_action_nb(st, tab, p, tr, tc):
+                if actions.chop_action_nb(st, tab, p, tr, tc):
                     return True
             res = st.grid[P.RES, tr, tc]
             if res > 0 and st.grid[P.SQ, tr, tc] == SQ.BLOCK and tab.res_struct[res] == 0:
                 if bp[BP.MINE] > 0 and bp[BP.TRAVEL] <= 0 and make_room_nb(st, tab, p, res, bp):
-                    if engine.dig_action_nb(st, tab, p, tr, tc):
+                    if actions.dig_action_nb(st, tab, p, tr, tc):
                         return True
     return False
 
@@ -1205,11 +1223,11 @@ def spend_points_nb(st, tab, p, bp):
         tc = c + dc
         sq = st.grid[P.SQ, tr, tc]
         if dug and (sq == SQ.BLOCK or sq == SQ.HALF):
-            ok = engine.dig_action_nb(st, tab, p, tr, tc)  # digging below drops p in
+            ok = actions.dig_action_nb(st, tab, p, tr, tc)  # digging below drops p in
         elif dr == 1 and dc == 0:
             ok = False
         else:
-            ok = engine.step_action_nb(st, tab, p, dr, dc)
+            ok = actions.step_action_nb(st, tab, p, dr, dc)
         if not ok:
             goal = -1
             fails += 1
@@ -1488,7 +1506,7 @@ def recall_on_the_way_nb(st, tab, p, w):
     """A travelling ``p`` (``w[BP.TRAVEL] > 0``) drinks a recall consumable when it helps.
 
     The recall goes to the Surface Forest or the deepest bed house (TR-389,
-    ``life.respawn_square_nb``): ``p`` drinks it (a free action, ``engine.use_consumable_nb``)
+    ``life.respawn_square_nb``): ``p`` drinks it (a free action, ``magic.use_consumable_nb``)
     when that square is at least a layer nearer the row it travels to. Returns 1 if drunk.
     """
     if w[BP.TRAVEL] <= 0 or not st.chars[p, CH.IN_WORLD]:
@@ -1502,7 +1520,7 @@ def recall_on_the_way_nb(st, tab, p, w):
         to = w[BP.TO_ROW]
         h = st.grid.shape[1] // LAYERS
         if abs(r - to) + h <= abs(st.pieces[p, PC.ROW] - to):
-            return 1 if engine.use_consumable_nb(st, tab, p, c) else 0
+            return 1 if magic.use_consumable_nb(st, tab, p, c) else 0
         return 0
     return 0
 
@@ -1627,7 +1645,7 @@ def place_for_objectives_nb(st, tab, p, w):
         for slot in range(tab.plat_pos.shape[0]):
             if life.count_units_nb(st.inv, st.chars, p, tab.rules[RU.WOOD]) < 1:
                 break
-            engine.place_platform_action_nb(st, tab, p, slot)
+            actions.place_platform_action_nb(st, tab, p, slot)
     if w[BP.ROPES]:
         r = st.pieces[p, PC.ROW]
         c = st.pieces[p, PC.COL]
@@ -1643,7 +1661,7 @@ def place_for_objectives_nb(st, tab, p, w):
                 rr = r + dr
                 cc = c + dc
                 if 0 <= rr < st.grid.shape[1] and 0 <= cc < st.grid.shape[2]:
-                    engine.place_rope_action_nb(st, tab, p, rr, cc)
+                    actions.place_rope_action_nb(st, tab, p, rr, cc)
 
 
 # --- the whole turn ----------------------------------------------------------------------------
@@ -1654,14 +1672,14 @@ def player_turn_nb(st, tab, p, bot_id, bp):
         return
     if not st.chars[p, CH.IN_WORLD]:
         life.respawn_nb(st, tab, p)  # TR-299
-        engine.settle_nb(st, tab, p)
+        actions.settle_nb(st, tab, p)
         if st.g[G.OVER] != 0:
             return
     w = st.wts[:BP.N]  # one game's scratch, not allocated each turn
     w[:] = 0.0
     gear_up_nb(st, tab, p)  # first: the weights read the weapon and armor on top
     turn_weights_nb(st, tab, p, bp, w)
-    engine.armor_mana_nb(st, tab, p)  # TR-357: the worn set's mana at the start of the turn
+    magic.armor_mana_nb(st, tab, p)  # TR-357: the worn set's mana at the start of the turn
     if not draw_and_play_nb(st, tab, p, w):
         return
     free_actions_nb(st, tab, p, w)

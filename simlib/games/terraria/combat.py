@@ -42,7 +42,7 @@ import pandas as pd
 from simlib.core import dice
 from simlib.core.game import TableOption, TableSpec
 from simlib.errors import SimlibInputError
-from simlib.games.terraria.content import load_content
+from simlib.games.terraria.compile import load_content
 from simlib.games.terraria.settings import MODES, mode_parts
 
 __all__ = [

@@ -4,7 +4,7 @@ At the start of every character's turn (every seat: the game is co-operative, th
 bot plays them all) the bot chooses which scripted bot's plan that character follows for
 this turn: ``builder`` (the default), ``explorer`` or ``fighter`` (their weights,
 ``bots.BOTS``). For each candidate it plays the game forward from copies of the state
-(``engine.copy_state_nb``): the character's turn by the candidate's weights, then every
+(``setup.copy_state_nb``): the character's turn by the candidate's weights, then every
 other turn, enemy turn and round to the end of the game by the default bot ``builder``
 (the rollout policy). It follows the candidate with the best mean rollout value (flat
 Monte Carlo, ``budget`` rollouts a candidate); ties go to the earlier candidate in
@@ -43,12 +43,24 @@ import numpy as np
 
 from simlib.core.jit import njit
 from simlib.core.rng import next_u64_nb, randint_nb, seed_stream_nb, shuffle_nb
-from simlib.games.terraria import bots, engine
-from simlib.games.terraria.engine import CFG
-from simlib.games.terraria.layout import CF, MAX_BOSSES, OUT, PILE, SHOP, G
-from simlib.games.terraria.play import play_on_nb, record_nb
-from simlib.games.terraria.state import COLUMN_SLOT, LAYERS, MINIMAP_SLOTS, TILE_COLS, TP
-from simlib.games.terraria.world import _lay_tile_nb
+from simlib.games.terraria import bots
+from simlib.games.terraria.engine import checks, setup
+from simlib.games.terraria.engine.batch import play_on_nb, record_nb
+from simlib.games.terraria.engine.world import lay_tile_nb
+from simlib.games.terraria.state import (
+    CF,
+    CFG,
+    COLUMN_SLOT,
+    LAYERS,
+    MAX_BOSSES,
+    MINIMAP_SLOTS,
+    OUT,
+    PILE,
+    SHOP,
+    TILE_COLS,
+    TP,
+    G,
+)
 
 __all__ = [
     "SEARCH_ID",
@@ -165,7 +177,7 @@ def resample_hidden_nb(st, tab):
                 m -= 1
                 pool[b, la, j] = pool[b, la, m]
                 tiles[TP.TPL, la, tc] = t
-                _lay_tile_nb(tab.tpl, t, la, tc, st.grid)
+                lay_tile_nb(tab.tpl, t, la, tc, st.grid)
     st.seen[:, :] = -1
 
 
@@ -230,7 +242,7 @@ def choose_plan_nb(st, tab, cfg, p, plans, budget, side, keys, sums, twins, sims
     (rollout policy, wins ties); ``budget`` rollouts a candidate; ``side`` uint64 (4,) the
     game's side stream (advanced: 4 draws a rollout); ``keys`` uint64 (>= budget, 4),
     ``sums`` float64 (>= n) and ``twins`` int64 (>= n) scratch, written; ``sims`` a tuple of
-    n states from ``engine.alloc_state_nb``, written. See the module docstring for the rollouts. Two
+    n states from ``setup.alloc_state_nb``, written. See the module docstring for the rollouts. Two
     candidates whose turns leave the same game (:func:`same_game_nb`: their generators
     too) would play the same rollout, so it is played once and counted for both.
     """
@@ -247,17 +259,17 @@ def choose_plan_nb(st, tab, cfg, p, plans, budget, side, keys, sums, twins, sims
     check = cfg[CFG.CHECK] != 0
     for k in range(budget):
         base = sims[0]
-        engine.copy_state_nb(st, base)
+        setup.copy_state_nb(st, base)
         for i in range(4):
             base.rng[i] = keys[k, i]
         resample_hidden_nb(base, tab)
         for j in range(n - 1, -1, -1):  # sims[0] is the base until the last
             if alive & (1 << j):
                 if j > 0:
-                    engine.copy_state_nb(base, sims[j])
+                    setup.copy_state_nb(base, sims[j])
                 bots.player_turn_nb(sims[j], tab, p, j, plans[j])
                 if check:
-                    engine.check_invariants_nb(sims[j], tab)
+                    checks.check_invariants_nb(sims[j], tab)
         for j in range(n):  # first which turns left the same game (before any plays on)
             twins[j] = -1
             if alive & (1 << j):
@@ -298,12 +310,12 @@ def play_search_one_nb(st, tab, cfg, plans, budget, seed, index, rec, side, keys
                        sims):
     """Play game ``index`` with the search bot at ``budget`` and write its record.
 
-    The game loop is ``play.play_on_nb`` stopped at every turn boundary: the round's
+    The game loop is ``batch.play_on_nb`` stopped at every turn boundary: the round's
     preparation and gifts and the enemy turn run by ``plans[0]`` (``builder``), each turn
     by the plan :func:`choose_plan_nb` picks. Scratch ``side``, ``keys``, ``sums``,
     ``twins``, ``sims`` as there.
     """
-    engine.setup_nb(st, tab, cfg, seed, index)
+    setup.setup_nb(st, tab, cfg, seed, index)
     seed_stream_nb(seed, index, 1, side)
     g = st.g
     default = plans[0]
@@ -314,7 +326,7 @@ def play_search_one_nb(st, tab, cfg, plans, budget, seed, index, rec, side, keys
         j = choose_plan_nb(st, tab, cfg, at, plans, budget, side, keys, sums, twins, sims)
         bots.player_turn_nb(st, tab, at, j, plans[j])
         if cfg[CFG.CHECK] != 0:
-            engine.check_invariants_nb(st, tab)
+            checks.check_invariants_nb(st, tab)
         if g[G.OVER] != 0:
             break
         seat = at + 1
@@ -333,8 +345,8 @@ def play_search_block_nb(tab, cfg, plans, budget, seed, start, out):
     and the scratch are allocated once per block; each game's rows depend only on
     (seed, index), so any chunking gives the same rows.
     """
-    st = engine.alloc_state_nb(tab)
-    sims = (engine.alloc_state_nb(tab), engine.alloc_state_nb(tab), engine.alloc_state_nb(tab))
+    st = setup.alloc_state_nb(tab)
+    sims = (setup.alloc_state_nb(tab), setup.alloc_state_nb(tab), setup.alloc_state_nb(tab))
     side = np.zeros(4, np.uint64)
     keys = np.zeros((max(budget, 1), 4), np.uint64)
     sums = np.zeros(len(sims), np.float64)

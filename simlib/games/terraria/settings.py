@@ -153,8 +153,7 @@ def validate(values: dict[str, Any]) -> None:
             f"{tomb * values['players']} tombstones but the game has {TOMBSTONE_SUPPLY}; "
             f"allowed: at most {TOMBSTONE_SUPPLY // values['players']}"
         )
-    from simlib.games.terraria.content import load_content
-    from simlib.games.terraria.world import load_world
+    from simlib.games.terraria.compile import load_content, load_world
 
     path = None if values["data"] in ("default", "") else values["data"]
     load_content(path)

@@ -1,8 +1,8 @@
 """Terraria: inventories, death and respawn, and the fall damage of a game's fall events.
 
 Rulebook: Inventories and Resource Sharing; Dying and Respawning; Falling (Fall Damage).
-Every kernel takes the game's :class:`~simlib.games.terraria.layout.State` ``st`` and the
-compiled :class:`~simlib.games.terraria.layout.Tables` ``tab`` first and says what it writes.
+Every kernel takes the game's :class:`~simlib.games.terraria.state.State` ``st`` and the
+compiled :class:`~simlib.games.terraria.state.Tables` ``tab`` first and says what it writes.
 
 Readings (checklist ``shared/rules/terraria-checklist.md``; also in the package docstring)
 ------------------------------------------------------------------------------------
@@ -26,7 +26,7 @@ Readings (checklist ``shared/rules/terraria-checklist.md``; also in the package 
   (:func:`team_gain_nb`, :func:`team_gain_coins_nb`): a trade made at once, the same as the
   player first passing some of its own to make room; a cooperative team never throws away
   what a teammate could hold (the players' choice, a fixed rule). Equipment and armor change
-  hands only before drawing (``engine.give_equip_nb``, ``engine.give_armor_nb``).
+  hands only before drawing (``crafting.give_equip_nb``, ``crafting.give_armor_nb``).
 - Death (TR-290..298, TR-303, TR-363, TR-427, TR-430): the piece leaves the world (pieces
   stacked on it fall; their fall events are left in ``st.falls``), hand, ready slot and play
   area (TR-293) go to the discard pile, which is shuffled; half the coins (rounded down)
@@ -56,22 +56,7 @@ from __future__ import annotations
 
 from simlib.core.jit import njit
 from simlib.core.rng import shuffle_nb
-from simlib.games.terraria.layout import (
-    AR,
-    CC,
-    CH,
-    COIN_CAP,
-    HA,
-    HO,
-    MAX_PLAYERS,
-    OUT,
-    PILE,
-    ROLE,
-    SLOT_CAP,
-    STATION,
-    G,
-)
-from simlib.games.terraria.movement import (
+from simlib.games.terraria.engine.movement import (
     T,
     fall_hurts_nb,
     place_piece_nb,
@@ -79,14 +64,27 @@ from simlib.games.terraria.movement import (
     supported_nb,
 )
 from simlib.games.terraria.state import (
+    AR,
+    CC,
+    CH,
+    COIN_CAP,
     FEAT,
     FOREST_COLUMNS,
+    HA,
+    HO,
     KIND,
     LAYERS,
+    MAX_PLAYERS,
+    OUT,
     PC,
+    PILE,
+    ROLE,
+    SLOT_CAP,
     SQ,
     START_LAYER_COLUMN,
+    STATION,
     TILE_COLS,
+    G,
     P,
 )
 
@@ -107,6 +105,7 @@ __all__ = [
     "die_nb",
     "respawn_nb",
     "resolve_falls_nb",
+    "lose_health_nb",
 ]
 
 
@@ -503,7 +502,7 @@ def _free_nb(st, r, c):
 
 
 @njit(refcount=False)
-def _place_character_nb(st, p, r, c):
+def place_character_nb(st, p, r, c):
     ok = place_piece_nb(
         st.grid, st.tiles, st.mini, st.pieces, p, KIND.CHARACTER, r, c, st.falls, st.disc,
         st.tally,
@@ -581,7 +580,7 @@ def respawn_nb(st, tab, p):
     if st.chars[p, CH.IN_WORLD] != 0 or st.g[G.OVER] != OUT.PLAYING:
         return -1
     r, c = respawn_square_nb(st, tab)
-    if r < 0 or not _place_character_nb(st, p, r, c):
+    if r < 0 or not place_character_nb(st, p, r, c):
         return -1
     st.chars[p, CH.IN_WORLD] = 1
     st.chars[p, CH.HP] = st.chars[p, CH.MAXHP]
@@ -625,3 +624,14 @@ def resolve_falls_nb(st, tab, first):
                 st.chars[k, CH.FALL_DEATHS] += 1
                 die_nb(st, tab, k)
     return i
+
+
+@njit(refcount=False)
+def lose_health_nb(st, tab, p, n):
+    """``p`` loses ``n`` health (a debuff card played, data); at 0 it dies (TR-290)."""
+    if n <= 0 or not st.chars[p, CH.IN_WORLD]:
+        return
+    st.chars[p, CH.HP] = max(0, st.chars[p, CH.HP] - n)
+    if st.chars[p, CH.HP] == 0:
+        die_nb(st, tab, p)
+        resolve_falls_nb(st, tab, 0)

@@ -2,8 +2,8 @@
 
 Rulebook: Bosses (Spawning, Behaviour and Forms, Boss Loot); Falling, Stacking and
 Displacing (Displacing, Bosses Only). Every kernel takes ``(st, tab, ...)``: ``st`` a
-:class:`~simlib.games.terraria.layout.State`, ``tab`` a
-:class:`~simlib.games.terraria.layout.Tables`; the kernels of one boss take its id ``b``.
+:class:`~simlib.games.terraria.state.State`, ``tab`` a
+:class:`~simlib.games.terraria.state.Tables`; the kernels of one boss take its id ``b``.
 Boss ``b`` in play is piece ``BOSS_ROW + b`` (``PC.ROLE`` = ``ROLE.BOSS``, ``PC.TYPE`` =
 ``b``), bit ``b`` of ``g[G.IN_PLAY]``, and its own state is in the per-boss columns of
 ``g`` (``G.FORM + b``, ``G.BOSS_LEFT + b``, ``G.BEHAV + 3 * b``, ``G.BEHAV_AT + b``,
@@ -101,33 +101,15 @@ from __future__ import annotations
 
 from simlib.core.jit import njit
 from simlib.core.rng import shuffle_nb
-from simlib.games.terraria import foes, life
-from simlib.games.terraria.enemy import (
+from simlib.games.terraria.engine import foes, life
+from simlib.games.terraria.engine.enemy import (
     DIRS,
     enemy_can_step_nb,
     moves_allowed_nb,
     nearest_character_nb,
     plan_nb,
 )
-from simlib.games.terraria.layout import (
-    BH,
-    BO,
-    BOSS_ROW,
-    BOSS_SPAWN,
-    CH,
-    CNT,
-    CO,
-    MAX_BOSSES,
-    MAX_PLAYERS,
-    OUT,
-    RK,
-    ROLE,
-    RU,
-    RW,
-    SPECIAL,
-    G,
-)
-from simlib.games.terraria.movement import (
+from simlib.games.terraria.engine.movement import (
     T,
     _collapse_nb,
     _enter_nb,
@@ -140,15 +122,31 @@ from simlib.games.terraria.movement import (
     remove_piece_nb,
     supported_nb,
 )
-from simlib.games.terraria.sight import sight_epoch_nb
+from simlib.games.terraria.engine.sight import sight_epoch_nb
 from simlib.games.terraria.state import (
+    BH,
+    BO,
+    BOSS_ROW,
+    BOSS_SPAWN,
+    CH,
+    CNT,
+    CO,
     FEAT,
     KIND,
     LAYERS,
+    MAX_BOSSES,
+    MAX_PLAYERS,
+    OUT,
     PC,
+    RK,
+    ROLE,
+    RU,
+    RW,
+    SPECIAL,
     SQ,
     START_LAYER_COLUMN,
     TILE_COLS,
+    G,
     P,
     on_table_nb,
 )
@@ -396,7 +394,7 @@ def use_voodoo_nb(st, tab, p):
     Allowed when ``p`` is on the world with a lava square among its 8 neighbours (lava lies
     only in the Underworld), holds a consumable with ``CO.VOODOO`` and the boss is
     available. Returns True when the boss is made pending; the caller then discards the
-    doll to the consumables deck (TR-387, ``engine.use_consumable_nb``). Writes ``g``.
+    doll to the consumables deck (TR-387, ``magic.use_consumable_nb``). Writes ``g``.
     """
     if not _in_world_nb(st, p):
         return False

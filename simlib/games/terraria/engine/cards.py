@@ -1,6 +1,6 @@
 """Terraria decks: draw pile, discard, hand, play area and ready slot (Player Turn: Drawing).
 
-Each player's piles are rows of ``st.deck`` (``layout.PILE``), ``st.npile`` their sizes and
+Each player's piles are rows of ``st.deck`` (``state.PILE``), ``st.npile`` their sizes and
 ``st.ready`` the ready slot. The top of the draw pile is its last entry. Readings:
 
 - TR-093 / TR-094: an empty draw pile is refilled by shuffling the discard pile; when both
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from simlib.core.jit import njit
 from simlib.core.rng import shuffle_nb
-from simlib.games.terraria.layout import CF, CH, PILE, SHOP, SUP, G
+from simlib.games.terraria.state import AR, CC, CF, CH, EQ, PILE, SHOP, SUP, G
 
 __all__ = [
     "setup_deck_nb",
@@ -37,6 +37,7 @@ __all__ = [
     "scrap_debuffs_nb",
     "discard_all_nb",
     "cards_held_nb",
+    "hand_limit_nb",
 ]
 
 
@@ -245,3 +246,17 @@ def scrap_debuffs_nb(st, tab, p):
             else:
                 i += 1
     return k
+
+
+@njit(refcount=False)
+def hand_limit_nb(st, tab, p):
+    """Character card's hand limit plus the bonuses of top equipment and worn armor (TR-092)."""
+    ch = st.chars[p]
+    n = tab.characters[ch[CH.CARD], CC.HAND]
+    for s in range(4):
+        e = ch[CH.WEAPON + s]
+        if e >= 0:
+            n += tab.equip[e, EQ.DRAW]
+    if ch[CH.ARMOR] >= 0:
+        n += tab.armor[ch[CH.ARMOR], AR.DRAW]
+    return n

@@ -201,7 +201,7 @@ def sight_epoch_nb(tiles, changes):
     """What line of sight depends on, as one number (the ``seen`` memo's epoch).
 
     Squares block by their kind and houses, on discovered tiles only: ``changes`` counts
-    the blocks dug out and houses built so far (``layout.G.SIGHT``), and the tiles
+    the blocks dug out and houses built so far (``state.G.SIGHT``), and the tiles
     discovered are counted from ``tiles`` itself. Read only.
     """
     known = 0

@@ -47,8 +47,8 @@ from typing import NamedTuple
 
 from simlib.core.dice import fall_damage_nb
 from simlib.core.jit import njit
+from simlib.games.terraria.engine.world import discover_nb
 from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, P, on_table_nb
-from simlib.games.terraria.world import discover_nb
 
 __all__ = [
     "T",
@@ -467,7 +467,7 @@ def let_go_nb(grid, tiles, mini, pieces, k, falls, disc, tally):
 def can_place_platform_nb(grid, tiles, pieces, k, plat_pos, slot):
     """True when piece ``k`` may place a platform at position ``slot`` of ``plat_pos``.
 
-    ``plat_pos`` int16 (K, 2) (from ``world.compile_world``): the square whose floor gets
+    ``plat_pos`` int16 (K, 2) (from ``compile.compile_world``): the square whose floor gets
     the platform, relative to the piece (TR-222). Not on the upper or lower edge of a full
     block, nor the lower edge of a half block (TR-223); not where a platform already is;
     only on discovered tiles. Read only.

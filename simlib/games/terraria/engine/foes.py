@@ -2,8 +2,8 @@
 
 Rulebook: Preparing the Enemy Tray; Enemy Spawning and the Enemy Turn (Enemy Movement,
 Enemy Attacks, Mobbing); Attacking (wounds, loot); Life Crystals; Fallen Stars; Preparation
-(sunrise). Every kernel takes the game's :class:`~simlib.games.terraria.layout.State`
-``st`` and the compiled :class:`~simlib.games.terraria.layout.Tables` ``tab`` first and
+(sunrise). Every kernel takes the game's :class:`~simlib.games.terraria.state.State`
+``st`` and the compiled :class:`~simlib.games.terraria.state.Tables` ``tab`` first and
 says what it writes; every random draw comes from ``st.rng`` in the order stated.
 
 The tray
@@ -88,10 +88,19 @@ from __future__ import annotations
 
 from simlib.core.jit import njit
 from simlib.core.rng import randint_nb
-from simlib.games.terraria import life, state
-from simlib.games.terraria.enemy import move_enemy_nb, nearest_character_nb
-from simlib.games.terraria.layout import (
+from simlib.games.terraria import state
+from simlib.games.terraria.engine import life
+from simlib.games.terraria.engine.enemy import move_enemy_nb, nearest_character_nb
+from simlib.games.terraria.engine.movement import T, place_piece_nb, remove_piece_nb
+from simlib.games.terraria.engine.sight import (
+    inside_house_nb,
+    reach_nb,
+    sees_memo_nb,
+    sight_epoch_nb,
+)
+from simlib.games.terraria.state import (
     AR,
+    BIOME,
     BO,
     BOSS_ROW,
     BOSS_SPAWN,
@@ -101,22 +110,27 @@ from simlib.games.terraria.layout import (
     CO,
     EN,
     ENEMY_ROW,
+    FEAT,
+    KIND,
+    LAYERS,
     MAX_PLAYERS,
     N_PIECES,
     OUT,
+    PC,
     PILE,
     RANGE,
     ROLE,
     RU,
     SHOP,
+    SQ,
     SUP,
+    TILE_COLS,
     TOKEN,
+    TP,
     TT,
     G,
+    P,
 )
-from simlib.games.terraria.movement import T, place_piece_nb, remove_piece_nb
-from simlib.games.terraria.sight import inside_house_nb, reach_nb, sees_memo_nb, sight_epoch_nb
-from simlib.games.terraria.state import BIOME, FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, TP, P
 
 __all__ = [
     "IN_TRAY",

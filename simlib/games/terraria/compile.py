@@ -1,16 +1,34 @@
-"""Terraria content compiled for the kernels: every table of ``layout.Tables`` from data.
+"""Terraria settings and data files -> the arrays the kernels read (every file validated).
 
-:func:`compile_tables` reads the content data files (``data/*.toml``, all illustrative
-except the numbers they quote from the rulebook), validates them, resolves every name to
-an id and returns a :class:`~simlib.games.terraria.layout.Tables` of int16 numpy arrays
-(plus the world arrays of :func:`simlib.games.terraria.world.compile_world`).
+:func:`compile_settings` turns resolved settings into ``(tab, cfg)``: ``tab`` the compiled
+content (:func:`compile_tables`, a :class:`~simlib.games.terraria.state.Tables` of int16
+numpy arrays) and ``cfg`` the int64 settings the kernels read (columns ``state.CFG``, from
+``settings.effective``). The data are TOML files in ``data/``, all illustrative except the
+numbers they quote from the rulebook; a designer's file (setting ``data``) may hold any of
+their tables, and each table it holds replaces the default one whole. A bad entry is
+refused with one line naming the file, the table, the entry, the key and what is allowed
+(``SimlibInputError``). In the order they are read:
 
-A designer's file may hold any table of the defaults (``content.ALL_TABLES``); each table
-it holds replaces the default one whole. A bad entry is refused with one line naming the
-file, the table, the entry, the key and what is allowed (``SimlibInputError``).
+1. The combat tables (:func:`load_content`): ``[weapons]``, ``[armor]``, ``[bestiary]``
+   and ``[enemy_dice]`` (``data/weapons.toml``, ``armor.toml``, ``bestiary.toml``), read
+   and validated; the exact tables (``combat.py``) read only these. Their optional keys
+   that only the compiled tables use (recipes, copies, tray copies, loot, ...) are checked
+   for type here and for meaning when the content tables compile.
+2. The world tables (:func:`load_world`, :func:`compile_world`; ``data/world.toml``,
+   ``WORLD_TABLES``): validated in named steps, then the fixed set of biome tiles (the
+   "printed" set) is drawn from ``world.tile_seed`` and the per-layer terrain and
+   per-biome resource tables, the four starting tiles are added, and the boss trigger
+   squares of ``[boss_squares]`` (the Bee Larva, the altars, Shadow Orbs and Crimson
+   Hearts: ``FEAT.LARVA``, ``FEAT.ALTAR``, ``FEAT.ORB``) go into the first tiles of their
+   stocks. How each game lays these tiles out is ``engine/world.py``.
+3. The content tables (:func:`compile_tables`, ``CONTENT_TABLES``): cards, gear,
+   characters, consumables, houses, objectives, chests, bosses, rules, the time track and
+   the tray, every name resolved to an id; :func:`table_names` lists the ids.
+4. The settings (:func:`compile_settings`): the ``cfg`` array, after checking that the
+   supply can give every player its starting equipment (:func:`check_start_equipment`).
 
 Ids (the row of an entry in its compiled table) follow the order of the entries in their
-table; :func:`table_names` lists them:
+table:
 
 - resources: the world's ``[resources]`` (ids 1..R, ``world.toml`` order) then
   ``[loot_resources]`` (wood, gel, cobweb, lens ...); id 0 is "no resource";
@@ -19,13 +37,17 @@ table; :func:`table_names` lists them:
   the combat tables: the compiled characters carry their own defence dice);
 - cards, minions, characters, consumables, houses, bestiary, chests, bosses: their tables.
 
-Tray sections are ``biome * 5 + layer`` (biomes in ``content.BIOMES`` order, layers
+Tray sections are ``biome * 5 + layer`` (biomes in :data:`BIOMES` order, layers
 Surface..Underworld). A section's tokens are its day tokens then its night tokens
 (``tray_night``); each pool lists the bestiary entries with their copies, then life
 crystals (``TOKEN.CRYSTAL``), then fallen stars (``TOKEN.STAR``).
 
 Readings settled here (the package docstring repeats them):
 
+- TR-012: weapons and armor roll character dice, so their pools use sizes 4, 6, 8 and 12
+  only, at most 3 of each; the enemy dice set is not printed: the bestiary file declares
+  it (illustrative: 4, 6, 8, 10, 12, 20).
+- TR-153 (open): the world loader refuses a stock that cannot fill its positions.
 - ``EN.NIGHT`` is 0 for an entry with day tokens only, 1 for night tokens only and 2 for
   one with tokens in both pools; whether a token in the world is a night token (removed
   at sunrise, TR-083) is ``tray_night`` of the token it was drawn as.
@@ -33,6 +55,9 @@ Readings settled here (the package docstring repeats them):
   costs 1 health when played (``CF.HURT``); On Fire! and Frozen are dead cards.
 - The starting deck's Explore More is the same card as the Guide's (its ``COPIES`` are the
   Guide pile; the 4 starting decks are extra).
+- TR-051, TR-432: each player's three starting cards (``[start_equipment]``: the copper
+  set, or Journey Mode's iron set) come out of the equipment supply, so a game needs a
+  copy of each per player (:func:`check_start_equipment`).
 """
 
 from __future__ import annotations
@@ -46,15 +71,17 @@ import numpy as np
 
 from simlib.core.datafile import file_stamp, read_toml
 from simlib.errors import SimlibInputError
-from simlib.games.terraria import content as cmod
-from simlib.games.terraria import world as wmod
-from simlib.games.terraria.layout import (
+from simlib.games.terraria.settings import MOB_DEBUFFS, effective
+from simlib.games.terraria.state import (
     AR,
     BH,
+    BIOME,
+    BIOME_NAMES,
     BO,
     BOSS_SPAWN,
     CC,
     CF,
+    CFG,
     CHAINS,
     CO,
     COUNTER_NAMES,
@@ -62,9 +89,14 @@ from simlib.games.terraria.layout import (
     DICE,
     EN,
     EQ,
+    FEAT,
     HO,
+    KIND,
+    LAYER_NAMES,
+    LAYERS,
     MAX_CARDS,
     MAX_HOUSES,
+    MAX_ROUNDS,
     MAX_TOKENS,
     NPC_NAMES,
     OB,
@@ -78,19 +110,877 @@ from simlib.games.terraria.layout import (
     SHOP,
     SLOT,
     SPECIAL,
+    SQ,
     STATION_NAMES,
     TOKEN,
+    TPL,
     TT,
     Tables,
     TablesFields,
     TablesRef,
 )
-from simlib.games.terraria.state import KIND
 
-__all__ = ["load_tables", "compile_tables", "table_names", "REWARD_KINDS", "CHAIN_LEN"]
+__all__ = [
+    "compile_settings",
+    "check_start_equipment",
+    "load_content",
+    "load_world",
+    "physical_tiles",
+    "tile_text",
+    "compile_world",
+    "load_tables",
+    "compile_tables",
+    "table_names",
+]
 
+
+# === 1. the combat tables: weapons, armor, the bestiary =====================================
+DATA_DIR = Path(__file__).parent / "data"
+DEFAULT_FILES = {
+    "weapons": "weapons.toml",
+    "armor": "armor.toml",
+    "bestiary": "bestiary.toml",
+    "enemy_dice": "bestiary.toml",
+}
+# Rulebook, Components: "12 character dice (3 D4, 3 D6, 3 D8, 3 D12)" (TR-012).
+CHARACTER_DICE = {4: 3, 6: 3, 8: 3, 12: 3}
+RANGES = ("short", "medium", "long")
+BIOMES = ("forest", "desert", "snow", "jungle", "corruption", "crimson")
+TIMES = ("day", "night", "both")
+MOVES = ("walking", "flying", "worm")
+DEBUFFS = ("none", "poisoned", "on_fire", "frozen")
+# Tables of a designer's file that the content tables read (section 3, skipped by the
+# combat tables' loader), with their default files.
+CONTENT_TABLES = {
+    "cards": "cards.toml",
+    "start_deck": "cards.toml",
+    "gear": "gear.toml",
+    "minions": "gear.toml",
+    "start_equipment": "gear.toml",
+    "characters": "characters.toml",
+    "consumables": "consumables.toml",
+    "houses": "houses.toml",
+    "food": "houses.toml",
+    "objectives": "objectives.toml",
+    "still_hungry": "objectives.toml",
+    "chests": "chests.toml",
+    "bosses": "bosses.toml",
+    "rules": "rules.toml",
+    "time_track": "rules.toml",
+    "loot_resources": "rules.toml",
+    "tray": "bestiary.toml",
+}
+# Tables of a designer's file that the world tables read (section 2).
+WORLD_TABLES = (
+    "world",
+    "stock",
+    "resources",
+    "terrain",
+    "biome_terrain",
+    "start_tiles",
+    "legend",
+    "platforms",
+    "boss_squares",
+)
+
+_KEYS: dict[str, dict[str, type]] = {
+    "weapons": {"name": str, "attack": list, "ranges": list, "los": bool, "source": str},
+    "armor": {"name": str, "defense": list, "source": str},
+    "bestiary": {
+        "name": str,
+        "biome": str,
+        "layer": str,
+        "time": str,
+        "attack": list,
+        "ranges": list,
+        "defense": list,
+        "wounds": int,
+        "movement": int,
+        "move": str,
+        "debuff": str,
+        "slime": bool,
+        "coins": int,
+    },
+}
+ALL_TABLES = (*DEFAULT_FILES, *WORLD_TABLES, *CONTENT_TABLES)
+_OPTIONAL = {"source"}
+# Optional keys read only by the content tables (type checked here, meaning checked there).
+_CRAFT: dict[str, type] = {
+    "recipe": list,
+    "station": list,
+    "craftable": bool,
+    "copies": int,
+    "tier": int,
+    "evil": str,
+}
+_EXTRA: dict[str, dict[str, type]] = {
+    "weapons": {**_CRAFT, "mana": int, "draw": int},
+    "armor": {**_CRAFT, "hp": int, "atk": int, "draw": int, "mana": int, "immune": list,
+              "mana_regen": int, "def": int},
+    "bestiary": {"copies": int, "loot": list, "voodoo": bool},
+}
+# bestiary keys that may also be a list of names (the entry's tokens lie in each section)
+_LISTABLE = {"biome", "layer"}
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "biome": BIOMES,
+    "layer": LAYER_NAMES,
+    "time": TIMES,
+    "move": MOVES,
+    "debuff": DEBUFFS,
+}
+_BOUNDS = {
+    "wounds": (1, 99),
+    "movement": (0, 20),
+    "coins": (0, 25),  # the coin dial tops at 25
+    "copies": (0, 99),
+    "tier": (0, 99),
+    "mana": (0, 20),
+    "mana_regen": (0, 20),
+    "draw": (0, 9),
+    "hp": (0, 20),
+    "atk": (0, 20),
+    "def": (0, 20),
+}
+EVILS = ("any", "corruption", "crimson")
+_CHOICES["evil"] = EVILS
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _check_dice(where: str, dice: Any, sizes: tuple[int, ...] | None, limits: dict | None):
+    if not isinstance(dice, list) or not dice or not all(_is_int(d) for d in dice):
+        raise SimlibInputError(f"{where} must be a non-empty list of die sizes, e.g. [6, 4]")
+    allowed: list[int] = sorted(limits) if limits else list(sizes or ())
+    for d in dice:
+        if d not in allowed:
+            raise SimlibInputError(
+                f"{where}: a d{d} is not allowed; die sizes: {', '.join(map(str, allowed))}"
+            )
+    if limits:
+        for size, most in limits.items():
+            if dice.count(size) > most:
+                raise SimlibInputError(
+                    f"{where}: {dice.count(size)} d{size}, but the character dice hold only "
+                    f"{most} d{size} (3 D4, 3 D6, 3 D8, 3 D12)"
+                )
+
+
+def _validate_content(data: dict[str, Any], src: dict[str, str]) -> None:
+    ed = data["enemy_dice"]
+    where = f"{src['enemy_dice']}: enemy_dice"
+    if not isinstance(ed, dict) or set(ed) != {"sizes"}:
+        raise SimlibInputError(f"{where} must be a table with the one key 'sizes'")
+    sizes = ed["sizes"]
+    if (
+        not isinstance(sizes, list)
+        or not sizes
+        or not all(_is_int(s) and 1 <= s <= 1000 for s in sizes)
+    ):
+        raise SimlibInputError(f"{where}.sizes must be a non-empty list of die sizes 1 to 1000")
+    for table, keys in _KEYS.items():
+        entries = data[table]
+        if not isinstance(entries, dict) or not entries:
+            raise SimlibInputError(
+                f"{src[table]}: [{table}] must hold at least one entry, e.g. [{table}.some_id]"
+            )
+        for ident, entry in entries.items():
+            where = f"{src[table]}: {table}.{ident}"
+            if not isinstance(entry, dict):
+                raise SimlibInputError(f"{where} must be a table ([{table}.{ident}])")
+            extra = _EXTRA.get(table, {})
+            for key in entry:
+                if key not in keys and key not in extra:
+                    raise SimlibInputError(
+                        f"{where}: unknown key '{key}'; allowed: {', '.join((*keys, *extra))}"
+                    )
+            for key, kind in (*keys.items(), *extra.items()):
+                if key not in entry:
+                    if key in _OPTIONAL or key in extra:
+                        continue
+                    raise SimlibInputError(f"{where}: missing key '{key}'")
+                value = entry[key]
+                if table == "bestiary" and key in _LISTABLE and isinstance(value, list):
+                    if not value or not all(isinstance(v, str) for v in value):
+                        raise SimlibInputError(
+                            f"{where}.{key} must be a name or a non-empty list of names"
+                        )
+                    values = value
+                else:
+                    ok = _is_int(value) if kind is int else isinstance(value, kind)
+                    if not ok:
+                        raise SimlibInputError(
+                            f"{where}.{key} must be {kind.__name__}, got {value!r}"
+                        )
+                    values = [value]
+                for v in values if key in _CHOICES else ():
+                    if v not in _CHOICES[key]:
+                        raise SimlibInputError(
+                            f"{where}.{key}: '{v}' is not allowed; one of "
+                            f"{', '.join(_CHOICES[key])}"
+                        )
+                if key in _BOUNDS:
+                    lo, hi = _BOUNDS[key]
+                    if not lo <= value <= hi:
+                        raise SimlibInputError(f"{where}.{key} must be from {lo} to {hi}")
+            if "ranges" in keys:
+                r = entry["ranges"]
+                if not r or any(x not in RANGES for x in r) or len(set(r)) != len(r):
+                    raise SimlibInputError(
+                        f"{where}.ranges must list distinct ranges from {', '.join(RANGES)}"
+                    )
+            if table == "bestiary":
+                _check_dice(f"{where}.attack", entry["attack"], tuple(sizes), None)
+                _check_dice(f"{where}.defense", entry["defense"], tuple(sizes), None)
+            elif table == "weapons":
+                _check_dice(f"{where}.attack", entry["attack"], None, CHARACTER_DICE)
+            else:
+                _check_dice(f"{where}.defense", entry["defense"], None, CHARACTER_DICE)
+
+
+@functools.lru_cache(maxsize=16)
+def _load_content(path: str | None, stamp: Any = None) -> dict[str, Any]:
+    # ``stamp`` (``file_stamp(path)``) is only part of the cache key: an edited file is reread
+    data: dict[str, Any] = {}
+    src: dict[str, str] = {}
+    for table, name in DEFAULT_FILES.items():
+        data[table] = read_toml(DATA_DIR / name).get(table)
+        src[table] = name
+    if path is not None:
+        over = read_toml(Path(path))
+        for table, value in over.items():
+            if table in WORLD_TABLES or table in CONTENT_TABLES:
+                continue
+            if table not in DEFAULT_FILES:
+                raise SimlibInputError(
+                    f"data file '{path}': unknown table '{table}'; allowed: {', '.join(ALL_TABLES)}"
+                )
+            data[table] = value
+            src[table] = str(path)
+    _validate_content(data, src)
+    return data
+
+
+def load_content(path: str | Path | None = None) -> dict[str, Any]:
+    """Return the validated content tables, the defaults overridden by ``path``'s tables.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        A designer's TOML file holding any of ``[weapons]``, ``[armor]``, ``[bestiary]``,
+        ``[enemy_dice]``; each table given replaces the default table whole.
+
+    Returns
+    -------
+    dict
+        ``{"weapons": {id: entry}, "armor": {...}, "bestiary": {...},
+        "enemy_dice": {"sizes": [...]}}``, a fresh copy the caller may change.
+
+    Raises
+    ------
+    SimlibInputError
+        A missing or malformed file, an unknown table or key, or a bad value: one line
+        naming the file, the entry and the key.
+
+    """
+    key = None if path is None else str(path)
+    return copy.deepcopy(_load_content(key, file_stamp(key)))
+
+
+# === 2. the world tables ======================================================================
+WORLD_FILE = DATA_DIR / "world.toml"
+PHYSICAL_TILES = 86  # rulebook, Components: "86 biome tiles" (TR-006)
+START_KEYS = ("surface_left", "surface_centre", "surface_right", "underground")
+_TERRAIN_KEYS = {
+    "ground": int,
+    "bumps": float,
+    "block": float,
+    "half": float,
+    "resource": float,
+    "cobweb": float,
+    "chest": float,
+    "chest_value": list,
+    "spawn": list,
+    "plants": list,
+    "chop": list,
+    "lava": int,
+}
+_RESERVED = set(".#/~BS=wCA123456789")
+# [boss_squares] kinds and the FEAT flag each puts on its square (larva, orb, heart: blocks
+# of their ``resource``; an altar: an open square standing on a block)
+BOSS_SQUARES = {"larva": FEAT.LARVA, "altar": FEAT.ALTAR, "orb": FEAT.ORB, "heart": FEAT.ORB}
+_PLANTS = ("tree", "cactus", "none")
+NEEDED = np.array([3, 3, 3, 3, 3, 3, 2], dtype=np.int16)  # positions per biome and layer
+
+
+# --- loading and validation -------------------------------------------------------------------
+def _need(cond: bool, msg: str) -> None:
+    if not cond:
+        raise SimlibInputError(msg)
+
+
+def _is_num(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _pair(where: str, v: Any, lo: int, hi: int) -> None:
+    _need(
+        isinstance(v, list)
+        and len(v) == 2
+        and all(_is_int(x) for x in v)
+        and lo <= v[0] <= v[1] <= hi,
+        f"{where} must be [lo, hi], integers {lo} <= lo <= hi <= {hi}",
+    )
+
+
+def _validate_world(data: dict[str, Any], src: dict[str, str]) -> None:
+    """Check every world table, in a fixed order (``src``: the file each table came from).
+
+    Raises ``SimlibInputError`` naming the file, table and key of the first bad value.
+    """
+    h, wd = _check_world_size(data["world"], f"{src['world']}: world")
+    _check_stock(data["stock"], f"{src['stock']}: stock")
+    res = data["resources"]
+    _check_resources(res, f"{src['resources']}: resources")
+    _check_terrain(data["terrain"], f"{src['terrain']}: terrain", h, wd)
+    _check_biome_terrain(data["biome_terrain"], f"{src['biome_terrain']}: biome_terrain", res)
+    leg = data["legend"]
+    _check_legend(leg, f"{src['legend']}: legend", res)
+    _check_start_tiles(data["start_tiles"], f"{src['start_tiles']}: start_tiles", h, wd, leg)
+    _check_platforms(data["platforms"], f"{src['platforms']}: platforms")
+    _validate_boss_squares(data["boss_squares"], f"{src['boss_squares']}: boss_squares", data)
+
+
+def _check_world_size(w: Any, where: str) -> tuple[int, int]:
+    """``[world]``: tile rows, tile columns and the tile seed. Returns ``(rows, cols)``."""
+    _need(isinstance(w, dict), f"{where} must be a table")
+    key: str
+    for key, lo, hi in (("tile_rows", 3, 20), ("tile_cols", 3, 20), ("tile_seed", 0, 2**62)):
+        _need(
+            _is_int(w.get(key)) and lo <= w[key] <= hi,
+            f"{where}.{key} must be an integer from {lo} to {hi}",
+        )
+    extra = set(w) - {"tile_rows", "tile_cols", "tile_seed"}
+    _need(
+        not extra,
+        f"{where}: unknown key '{sorted(extra)[0] if extra else ''}'; allowed: "
+        "tile_rows, tile_cols, tile_seed",
+    )
+    return w["tile_rows"], w["tile_cols"]
+
+
+def _check_stock(st: Any, where: str) -> None:
+    """``[stock]``: tiles per biome and layer, enough to fill every position (TR-153)."""
+    _need(
+        isinstance(st, dict) and set(st) == set(BIOME_NAMES),
+        f"{where} must have exactly the keys {', '.join(BIOME_NAMES)}",
+    )
+    for b, name in enumerate(BIOME_NAMES):
+        row = st[name]
+        _need(
+            isinstance(row, list) and len(row) == LAYERS and all(_is_int(x) for x in row),
+            f"{where}.{name} must be 5 integers, one per layer (surface .. underworld)",
+        )
+        for layer, n in enumerate(row):
+            need = int(NEEDED[b]) - (1 if (b == BIOME.FOREST and layer == 1) else 0)
+            _need(
+                need <= n <= 64,
+                f"{where}.{name}: {LAYER_NAMES[layer]} holds {n} tiles; "
+                f"allowed {need} to 64 (TR-153: every position must be fillable)",
+            )
+    _need(
+        st["forest"][0] == 3,
+        f"{where}.forest: the surface holds exactly the 3 starting "
+        "tiles ([start_tiles]); set it to 3",
+    )
+    _need(
+        st["corruption"] == st["crimson"],
+        f"{where}: crimson must equal corruption (the "
+        "crimson tiles are the reverse faces of the corruption tiles)",
+    )
+
+
+def _check_resources(res: Any, where: str) -> None:
+    """``[resources]``: each resource's dig cost and whether it is structural."""
+    _need(
+        isinstance(res, dict) and 1 <= len(res) <= 100,
+        f"{where} must hold 1 to 100 entries, e.g. [resources.copper]",
+    )
+    for name, r in res.items():
+        _need(
+            isinstance(r, dict) and set(r) == {"dig", "structural"},
+            f"{where}.{name} must have exactly the keys dig, structural",
+        )
+        _need(_is_int(r["dig"]) and 1 <= r["dig"] <= 9, f"{where}.{name}.dig must be 1 to 9")
+        _need(isinstance(r["structural"], bool), f"{where}.{name}.structural must be true or false")
+
+
+def _check_terrain(ter: Any, where: str, h: int, wd: int) -> None:
+    """``[terrain]``: the per-layer odds and ranges tiles are drawn from (``h x wd`` tiles)."""
+    _need(
+        isinstance(ter, dict) and set(ter) == set(LAYER_NAMES),
+        f"{where} must have exactly the keys {', '.join(LAYER_NAMES)}",
+    )
+    for lname in LAYER_NAMES:
+        t = ter[lname]
+        wl = f"{where}.{lname}"
+        _need(
+            isinstance(t, dict) and set(t) == set(_TERRAIN_KEYS),
+            f"{wl} must have exactly the keys {', '.join(_TERRAIN_KEYS)}",
+        )
+        for key in ("bumps", "block", "half", "resource", "cobweb", "chest"):
+            _need(
+                _is_num(t[key]) and 0.0 <= t[key] <= 1.0,
+                f"{wl}.{key} must be a probability from 0 to 1",
+            )
+        _need(
+            _is_int(t["ground"]) and 0 <= t["ground"] <= h - 1,
+            f"{wl}.ground must be an integer from 0 to {h - 1}",
+        )
+        _need(
+            _is_int(t["lava"]) and 0 <= t["lava"] <= h - 1,
+            f"{wl}.lava must be an integer from 0 to {h - 1}",
+        )
+        _pair(f"{wl}.chest_value", t["chest_value"], 1, 9)
+        _pair(f"{wl}.spawn", t["spawn"], 0, 4)
+        _pair(f"{wl}.plants", t["plants"], 0, wd)
+        _pair(f"{wl}.chop", t["chop"], 1, 9)
+    _need(ter["surface"]["ground"] >= 1, f"{where}.surface.ground must be at least 1")
+
+
+def _check_biome_terrain(bt: Any, where: str, res: dict[str, Any]) -> None:
+    """``[biome_terrain]``: each biome's plant and per-layer resource mix (of ``res``)."""
+    _need(
+        isinstance(bt, dict) and set(bt) == set(BIOME_NAMES),
+        f"{where} must have exactly the keys {', '.join(BIOME_NAMES)}",
+    )
+    for name in BIOME_NAMES:
+        b = bt[name]
+        wb = f"{where}.{name}"
+        _need(
+            isinstance(b, dict) and set(b) == {"plant", *LAYER_NAMES},
+            f"{wb} must have exactly the keys plant, {', '.join(LAYER_NAMES)}",
+        )
+        _need(b["plant"] in _PLANTS, f"{wb}.plant must be one of {', '.join(_PLANTS)}")
+        for lname in LAYER_NAMES:
+            mix = b[lname]
+            _need(
+                isinstance(mix, list)
+                and len(mix) >= 1
+                and all(
+                    isinstance(m, list)
+                    and len(m) == 2
+                    and m[0] in res
+                    and _is_num(m[1])
+                    and m[1] > 0
+                    for m in mix
+                ),
+                f"{wb}.{lname} must be a list of [resource, weight > 0] with resources from "
+                "[resources]",
+            )
+
+
+def _check_legend(leg: Any, where: str, res: dict[str, Any]) -> None:
+    """``[legend]``: one letter per resource block of the starting tiles' drawings."""
+    _need(isinstance(leg, dict), f"{where} must be a table")
+    for ch, name in leg.items():
+        _need(
+            len(ch) == 1 and ch not in _RESERVED,
+            f"{where}: key '{ch}' must be one character other than {''.join(sorted(_RESERVED))}",
+        )
+        _need(name in res, f"{where}.{ch}: '{name}' is not in [resources]")
+
+
+def _check_start_tiles(stt: Any, where: str, h: int, wd: int, leg: dict[str, str]) -> None:
+    """``[start_tiles]``: the four drawn starting tiles (butterflies, platform, spawns)."""
+    _need(
+        isinstance(stt, dict) and set(stt) == set(START_KEYS),
+        f"{where} must have exactly the keys {', '.join(START_KEYS)}",
+    )
+    spawns = 0
+    for key in START_KEYS:
+        rows = stt[key]
+        _need(
+            isinstance(rows, list)
+            and len(rows) == h
+            and all(isinstance(r, str) and len(r) == wd for r in rows),
+            f"{where}.{key} must be {h} strings of {wd} characters (world.tile_rows x "
+            "world.tile_cols)",
+        )
+        for r in rows:
+            for ch in r:
+                _need(
+                    ch in _RESERVED or ch in leg,
+                    f"{where}.{key}: '{ch}' is not a square "
+                    "code ('.', '#', '/', '~', 'B', 'S', '=', 'w', 'C', 'A', '1'..'9' or a "
+                    "[legend] letter)",
+                )
+        text = "".join(rows)
+        spawns += text.count("S")
+        if key == "surface_centre":
+            _need(text.count("B") == 4, f"{where}.{key} must have 4 butterfly squares 'B' (TR-053)")
+            _need(text.count("=") == 1, f"{where}.{key} must have 1 platform '=' (TR-038)")
+        else:
+            _need("B" not in text, f"{where}.{key}: butterflies belong on surface_centre")
+    _need(
+        spawns == 2,
+        f"{where}: the starting tiles must hold 2 spawn points 'S' (TR-039), not {spawns}",
+    )
+
+
+def _check_platforms(pl: Any, where: str) -> None:
+    """``[platforms]``: the offsets a platform may be placed at (TR-222)."""
+    _need(
+        isinstance(pl, dict) and set(pl) == {"positions"},
+        f"{where} must be a table with the one key 'positions'",
+    )
+    pos = pl["positions"]
+    _need(
+        isinstance(pos, list)
+        and 1 <= len(pos) <= 9
+        and all(
+            isinstance(p, list) and len(p) == 2 and all(_is_int(x) and -1 <= x <= 1 for x in p)
+            for p in pos
+        )
+        and len({tuple(p) for p in pos}) == len(pos),
+        f"{where}.positions must list 1 to 9 distinct [rows down, columns right] offsets, "
+        "each -1, 0 or 1",
+    )
+
+
+def _validate_boss_squares(bs: Any, where: str, data: dict[str, Any]) -> None:
+    _need(
+        isinstance(bs, dict) and set(bs) <= set(BOSS_SQUARES),
+        f"{where} must be a table whose entries are among {', '.join(BOSS_SQUARES)}",
+    )
+    for kind, e in bs.items():
+        wk = f"{where}.{kind}"
+        keys = {"biomes", "layers", "per_stock"} | ({"resource"} if kind != "altar" else set())
+        _need(
+            isinstance(e, dict) and set(e) == keys,
+            f"{wk} must have exactly the keys {', '.join(sorted(keys))}",
+        )
+        if kind != "altar":
+            _need(
+                e["resource"] in data["resources"],
+                f"{wk}.resource: '{e['resource']}' is not in [resources]",
+            )
+        for key, allowed in (("biomes", BIOME_NAMES), ("layers", LAYER_NAMES)):
+            _need(
+                isinstance(e[key], list) and len(e[key]) >= 1 and set(e[key]) <= set(allowed),
+                f"{wk}.{key} must be a list of {', '.join(allowed)}",
+            )
+        low = min(
+            data["stock"][b][LAYER_NAMES.index(la)] for b in e["biomes"] for la in e["layers"]
+        )
+        _need(
+            _is_int(e["per_stock"]) and 0 <= e["per_stock"] <= low,
+            f"{wk}.per_stock must be an integer from 0 to {low} (the smallest listed stock)",
+        )
+
+
+@functools.lru_cache(maxsize=16)
+def _load_world(path: str | None, stamp: Any = None) -> dict[str, Any]:
+    # ``stamp`` (``file_stamp(path)``) is only part of the cache key: an edited file is reread
+    base = read_toml(WORLD_FILE)
+    data = {t: base.get(t) for t in WORLD_TABLES}
+    src = {t: WORLD_FILE.name for t in WORLD_TABLES}
+    if path is not None:
+        over = read_toml(Path(path))
+        for table, value in over.items():
+            if table in DEFAULT_FILES or table in CONTENT_TABLES:
+                continue  # the combat and content tables' loaders read those
+            if table not in WORLD_TABLES:
+                raise SimlibInputError(
+                    f"data file '{path}': unknown table '{table}'; allowed: {', '.join(ALL_TABLES)}"
+                )
+            data[table] = value
+            src[table] = str(path)
+    _validate_world(data, src)
+    return data
+
+
+def load_world(path: str | Path | None = None) -> dict[str, Any]:
+    """Return the validated world tables, the defaults overridden by ``path``'s tables.
+
+    The defaults are ``data/world.toml``; each world table the designer's file holds
+    replaces the default one whole.
+
+    Raises ``SimlibInputError`` (one line naming the file, table and key) on bad input.
+    """
+    key = None if path in (None, "", "default") else str(path)
+    return copy.deepcopy(_load_world(key, file_stamp(key)))
+
+
+def physical_tiles(data: dict[str, Any]) -> int:
+    """Number of physical biome tiles the tables describe (crimson = corruption's backs)."""
+    st = data["stock"]
+    return sum(sum(st[b]) for b in BIOME_NAMES if b != "crimson") + 1  # + starting tile
+
+
+# --- compile: the fixed tile set --------------------------------------------------------------
+def _draw_tile(
+    rng: np.random.Generator, data: dict[str, Any], biome: str, layer: int, res_ids: dict[str, int]
+) -> np.ndarray:
+    """One tile template drawn from the terrain tables: int16 (4, h, w)."""
+    h, w = data["world"]["tile_rows"], data["world"]["tile_cols"]
+    t = data["terrain"][LAYER_NAMES[layer]]
+    bt = data["biome_terrain"][biome]
+    out = np.zeros((TPL.N, h, w), dtype=np.int16)
+    sq = out[TPL.SQ]
+    if layer == 0:
+        for j in range(w):
+            top = h - t["ground"]
+            if rng.random() < t["bumps"]:
+                top += 1 if rng.random() < 0.5 else -1
+            top = min(max(top, 1), h - 1)
+            sq[top:, j] = SQ.BLOCK
+    else:
+        sq[:, :] = np.where(rng.random((h, w)) < t["block"], SQ.BLOCK, SQ.AIR)
+        if t["lava"] > 0:
+            sq[h - 1, :] = SQ.BLOCK  # the floor under the lava
+            for i in range(h - 1 - t["lava"], h - 1):
+                sq[i, sq[i] == SQ.AIR] = SQ.LAVA
+    for i in range(h - 1):
+        for j in range(w):
+            if sq[i, j] == SQ.AIR and sq[i + 1, j] == SQ.BLOCK and rng.random() < t["half"]:
+                sq[i, j] = SQ.HALF
+    mix = bt[LAYER_NAMES[layer]]
+    names = [m[0] for m in mix]
+    weights = np.array([m[1] for m in mix], dtype=float)
+    weights /= weights.sum()
+    for i in range(h):
+        for j in range(w):
+            if sq[i, j] == SQ.BLOCK and rng.random() < t["resource"]:
+                out[TPL.RES, i, j] = res_ids[names[rng.choice(len(names), p=weights)]]
+            if sq[i, j] == SQ.AIR and rng.random() < t["cobweb"]:
+                out[TPL.FEAT, i, j] |= FEAT.COBWEB
+    feat = out[TPL.FEAT]
+
+    def standing() -> list[tuple[int, int]]:
+        # free air squares on top of a block (or on the tile's floor)
+        return [
+            (i, j)
+            for i in range(h)
+            for j in range(w)
+            if sq[i, j] == SQ.AIR
+            and feat[i, j] & (FEAT.CHEST | FEAT.TREE | FEAT.SPAWN) == 0
+            and (i == h - 1 or sq[i + 1, j] == SQ.BLOCK)
+        ]
+
+    if rng.random() < t["chest"]:
+        spots = standing()
+        if spots:
+            i, j = spots[rng.integers(len(spots))]
+            feat[i, j] |= FEAT.CHEST
+            out[TPL.VAL, i, j] = rng.integers(t["chest_value"][0], t["chest_value"][1] + 1)
+    if bt["plant"] != "none":
+        for _ in range(int(rng.integers(t["plants"][0], t["plants"][1] + 1))):
+            spots = standing()
+            if spots:
+                i, j = spots[rng.integers(len(spots))]
+                feat[i, j] |= FEAT.TREE
+                out[TPL.VAL, i, j] = rng.integers(t["chop"][0], t["chop"][1] + 1)
+    for _ in range(int(rng.integers(t["spawn"][0], t["spawn"][1] + 1))):
+        air = [
+            (i, j)
+            for i in range(h)
+            for j in range(w)
+            if sq[i, j] == SQ.AIR and feat[i, j] & (FEAT.SPAWN | FEAT.CHEST | FEAT.TREE) == 0
+        ]
+        if air:
+            i, j = air[rng.integers(len(air))]
+            feat[i, j] |= FEAT.SPAWN
+    return out
+
+
+def _trigger_feats(data: dict[str, Any], res_ids: dict[str, int]) -> dict[int, int]:
+    """Resource id + 1 -> the FEAT flag of a boss trigger block of that resource."""
+    return {
+        res_ids[e["resource"]]: BOSS_SQUARES[kind]
+        for kind, e in data["boss_squares"].items()
+        if kind != "altar"
+    }
+
+
+def _add_boss_squares(
+    tpls: list[np.ndarray], stock: np.ndarray, data: dict[str, Any], res_ids: dict[str, int]
+) -> None:
+    """Put the [boss_squares] into the first ``per_stock`` tiles of their stocks (in place).
+
+    Drawn from their own generator (``tile_seed``, 1) after every tile is drawn, so the rest
+    of each tile is the same with or without them.
+    """
+    rng = np.random.default_rng([data["world"]["tile_seed"], 1])
+    for kind, e in data["boss_squares"].items():
+        for bname in e["biomes"]:
+            for lname in e["layers"]:
+                b, layer = BIOME_NAMES.index(bname), LAYER_NAMES.index(lname)
+                for k in range(e["per_stock"]):
+                    t = tpls[int(stock[b, layer, k])]
+                    sq, feat = t[TPL.SQ], t[TPL.FEAT]
+                    h, w = sq.shape
+                    if kind == "altar":
+                        # an open square with no feature, standing on a block
+                        spots = [
+                            (i, j) for i in range(h - 1) for j in range(w)
+                            if sq[i, j] == SQ.AIR and feat[i, j] == 0 and sq[i + 1, j] == SQ.BLOCK
+                        ]  # fmt: skip
+                        if not spots:  # make one: clear a square above a block
+                            spots = [
+                                (i, j) for i in range(h - 1) for j in range(w)
+                                if feat[i, j] == 0 and feat[i + 1, j] == 0
+                            ]  # fmt: skip
+                        i, j = spots[rng.integers(len(spots))]
+                        sq[i, j] = SQ.AIR
+                        t[TPL.RES, i, j] = 0
+                        if sq[i + 1, j] != SQ.BLOCK:
+                            sq[i + 1, j] = SQ.BLOCK
+                        feat[i, j] |= FEAT.ALTAR
+                    else:
+                        spots = [
+                            (i, j) for i in range(h) for j in range(w)
+                            if sq[i, j] == SQ.BLOCK and feat[i, j] == 0
+                        ]  # fmt: skip
+                        if not spots:  # make one out of a square with no feature
+                            spots = [(i, j) for i in range(h) for j in range(w) if feat[i, j] == 0]
+                        i, j = spots[rng.integers(len(spots))]
+                        sq[i, j] = SQ.BLOCK
+                        t[TPL.RES, i, j] = res_ids[e["resource"]]
+                        t[TPL.VAL, i, j] = 0
+                        feat[i, j] |= BOSS_SQUARES[kind]
+
+
+def _parse_tile(
+    rows: list[str], legend: dict[str, str], res_ids: dict[str, int], feats: dict[int, int]
+) -> np.ndarray:
+    h, w = len(rows), len(rows[0])
+    out = np.zeros((TPL.N, h, w), dtype=np.int16)
+    for i, row in enumerate(rows):
+        for j, ch in enumerate(row):
+            if ch == "#":
+                out[TPL.SQ, i, j] = SQ.BLOCK
+            elif ch == "/":
+                out[TPL.SQ, i, j] = SQ.HALF
+            elif ch == "~":
+                out[TPL.SQ, i, j] = SQ.LAVA
+            elif ch == "B":
+                out[TPL.FEAT, i, j] = FEAT.BUTTERFLY
+            elif ch == "S":
+                out[TPL.FEAT, i, j] = FEAT.SPAWN
+            elif ch == "=":
+                out[TPL.FEAT, i, j] = FEAT.PLATFORM
+            elif ch == "w":
+                out[TPL.FEAT, i, j] = FEAT.COBWEB
+            elif ch == "C":
+                out[TPL.FEAT, i, j] = FEAT.CHEST
+                out[TPL.VAL, i, j] = 1
+            elif ch == "A":
+                out[TPL.FEAT, i, j] = FEAT.ALTAR
+            elif ch.isdigit():
+                out[TPL.FEAT, i, j] = FEAT.TREE
+                out[TPL.VAL, i, j] = int(ch)
+            elif ch in legend:
+                out[TPL.SQ, i, j] = SQ.BLOCK
+                out[TPL.RES, i, j] = res_ids[legend[ch]]
+                out[TPL.FEAT, i, j] = feats.get(res_ids[legend[ch]], 0)
+    return out
+
+
+def tile_text(tpl: np.ndarray, letters: dict[int, str] | None = None) -> list[str]:
+    """Draw a template (int16 (4, h, w)) back as strings (for tests and debugging).
+
+    ``letters`` maps resource id + 1 to its letter; by default resource 1 is 'a', 2 'b'...
+    """
+    rows = []
+    for i in range(tpl.shape[1]):
+        row = ""
+        for j in range(tpl.shape[2]):
+            s, r, f, v = (int(tpl[k, i, j]) for k in range(4))
+            if s == SQ.BLOCK:
+                if r == 0:
+                    row += "#"
+                elif letters is not None and r in letters:
+                    row += letters[r]
+                else:
+                    row += chr(ord("a") + r - 1)
+            elif s == SQ.HALF:
+                row += "/"
+            elif s == SQ.LAVA:
+                row += "~"
+            elif f & FEAT.BUTTERFLY:
+                row += "B"
+            elif f & FEAT.SPAWN:
+                row += "S"
+            elif f & FEAT.PLATFORM:
+                row += "="
+            elif f & FEAT.CHEST:
+                row += "C"
+            elif f & FEAT.ALTAR:
+                row += "A"
+            elif f & FEAT.TREE:
+                row += str(v)
+            elif f & FEAT.COBWEB:
+                row += "w"
+            else:
+                row += "."
+        rows.append(row)
+    return rows
+
+
+def compile_world(data: dict[str, Any]) -> tuple:
+    """World tables -> the arrays the kernels read.
+
+    Returns
+    -------
+    tuple
+        ``(tpl, stock, stock_n, start, res_dig, res_struct, plat_pos)``:
+        ``tpl`` int16 (4, T, h, w): planes square kind, resource id + 1, feature flags,
+        value of every tile template; ``stock`` int16 (7, 5, M): the template indices of
+        each biome x layer stock (``stock_n`` int16 (7, 5) of them); ``start`` int16 (4,):
+        the starting tiles (surface left, centre, right, underground); ``res_dig`` int16
+        (R + 1,): dig cost by resource id + 1 (index 0, a plain block: 1 dig, TR-172);
+        ``res_struct`` int16 (R + 1,): 1 for structural resources; ``plat_pos`` int16
+        (K, 2): where a platform may be placed, offsets of the square whose floor gets it.
+
+    """
+    res_names = list(data["resources"])
+    res_ids = {n: i + 1 for i, n in enumerate(res_names)}
+    rng = np.random.default_rng(data["world"]["tile_seed"])
+    feats = _trigger_feats(data, res_ids)
+    tpls: list[np.ndarray] = []
+    for key in START_KEYS:
+        tpls.append(_parse_tile(data["start_tiles"][key], data["legend"], res_ids, feats))
+    start = np.arange(4, dtype=np.int16)
+    st = data["stock"]
+    m = max(max(st[b]) for b in BIOME_NAMES)
+    stock = np.full((len(BIOME_NAMES), LAYERS, m), -1, dtype=np.int16)
+    stock_n = np.zeros((len(BIOME_NAMES), LAYERS), dtype=np.int16)
+    for b, name in enumerate(BIOME_NAMES):
+        for layer in range(LAYERS):
+            n = st[name][layer]
+            for k in range(n):
+                if b == BIOME.FOREST and layer == 0:
+                    idx = (0, 1, 2)[k]  # the three starting surface tiles
+                else:
+                    idx = len(tpls)
+                    tpls.append(_draw_tile(rng, data, name, layer, res_ids))
+                stock[b, layer, k] = idx
+            stock_n[b, layer] = n
+    _add_boss_squares(tpls, stock, data, res_ids)
+    tpl = np.ascontiguousarray(np.stack(tpls, axis=1))
+    res_dig = np.array([1] + [data["resources"][n]["dig"] for n in res_names], dtype=np.int16)
+    res_struct = np.array(
+        [0] + [int(data["resources"][n]["structural"]) for n in res_names], dtype=np.int16
+    )
+    plat_pos = np.array(data["platforms"]["positions"], dtype=np.int16).reshape(-1, 2)
+    return tpl, stock, stock_n, start, res_dig, res_struct, plat_pos
+
+
+# === 3. the content tables ====================================================================
 CHAIN_LEN = 10  # "10 Dig objective cards, 10 Fight objective cards, ..." (TR-008)
-N_LAYERS = len(cmod.LAYERS)
+N_LAYERS = len(LAYER_NAMES)
 REWARD_KINDS = {
     "none": RK.NONE,
     "coins": RK.COINS,
@@ -162,10 +1052,6 @@ _RULE_RESOURCES = {"lens": RU.LENS, "wood": RU.WOOD, "cobweb": RU.COBWEB, "gel":
 # --- small validators --------------------------------------------------------------------------
 def _fail(msg: str) -> None:
     raise SimlibInputError(msg)
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
 
 
 def _int(where: str, v: Any, lo: int, hi: int) -> int:
@@ -268,22 +1154,22 @@ def _stations(where: str, v: Any) -> int:
 
 # --- loading ----------------------------------------------------------------------------------
 @functools.lru_cache(maxsize=16)
-def _load(path: str | None, stamp: Any = None) -> tuple[dict[str, Any], dict[str, str]]:
+def _load_tables(path: str | None, stamp: Any = None) -> tuple[dict[str, Any], dict[str, str]]:
     # ``stamp`` (``file_stamp(path)``) is only part of the cache key: an edited file is reread
-    data = cmod.load_content(path)
+    data = load_content(path)
     over = read_toml(Path(path)) if path is not None else {}
-    src = {t: (str(path) if t in over else n) for t, n in cmod.DEFAULT_FILES.items()}
+    src = {t: (str(path) if t in over else n) for t, n in DEFAULT_FILES.items()}
     files: dict[str, dict] = {}
-    for table, name in cmod.CONTENT_TABLES.items():
+    for table, name in CONTENT_TABLES.items():
         if name not in files:
-            files[name] = read_toml(cmod.DATA_DIR / name)
+            files[name] = read_toml(DATA_DIR / name)
         data[table] = copy.deepcopy(files[name].get(table))
         src[table] = name
     for table, value in over.items():
-        if table in cmod.CONTENT_TABLES:
+        if table in CONTENT_TABLES:
             data[table] = value
             src[table] = str(path)
-    for table in cmod.CONTENT_TABLES:
+    for table in CONTENT_TABLES:
         if data[table] is None:
             _fail(f"{src[table]}: the table [{table}] is missing")
     return data, src
@@ -293,10 +1179,10 @@ def load_tables(content: str | Path | None = None) -> dict[str, Any]:
     """Return every content table (a fresh copy), the defaults overridden by ``content``.
 
     The tables are validated only by :func:`compile_tables` (names need the world's
-    resources); :func:`simlib.games.terraria.content.load_content` checks the combat ones.
+    resources); :func:`load_content` checks the combat ones.
     """
     key = _key(content)
-    data, _ = _load(key, file_stamp(key))
+    data, _ = _load_tables(key, file_stamp(key))
     return copy.deepcopy(data)
 
 
@@ -503,7 +1389,7 @@ def _compile_cards(data, src, ids: _Ids):
 
 
 def _compile_equipment(data, src, ids: _Ids):
-    weapons = data["weapons"]  # checked by content.load_content
+    weapons = data["weapons"]  # checked by load_content
     gear = _entries(data, src, "gear")
     minions = _entries(data, src, "minions", 1, 32)
     mins = np.zeros(len(minions), dtype=np.int16)
@@ -533,7 +1419,7 @@ def _compile_equipment(data, src, ids: _Ids):
         _put_dice(
             row,
             EQ.NATK,
-            _dice(f"{where}.attack", w["attack"], sorted(cmod.CHARACTER_DICE), cmod.CHARACTER_DICE),
+            _dice(f"{where}.attack", w["attack"], sorted(CHARACTER_DICE), CHARACTER_DICE),
         )
         row[EQ.RANGE] = _ranges(f"{where}.ranges", w["ranges"])
         row[EQ.LOS] = int(w["los"])
@@ -619,7 +1505,7 @@ def _compile_armor(data, src, ids: _Ids):
             row,
             AR.NDEF,
             _dice(
-                f"{where}.defense", a["defense"], sorted(cmod.CHARACTER_DICE), cmod.CHARACTER_DICE
+                f"{where}.defense", a["defense"], sorted(CHARACTER_DICE), CHARACTER_DICE
             ),
         )
         row[AR.HP] = a.get("hp", 0)
@@ -650,7 +1536,7 @@ def _compile_characters(data, src):
             cc[i],
             CC.NDEF,
             _dice(
-                f"{where}.defense", c["defense"], sorted(cmod.CHARACTER_DICE), cmod.CHARACTER_DICE
+                f"{where}.defense", c["defense"], sorted(CHARACTER_DICE), CHARACTER_DICE
             ),
         )
         cc[i, CC.HP] = _int(f"{where}.health", c["health"], 1, 99)
@@ -759,7 +1645,7 @@ def _compile_bestiary(data, src, ids: _Ids):
         times = {"day": (0,), "night": (1,), "both": (0, 1)}[e["time"]]
         for b in biomes:
             for la in layers:
-                s = cmod.BIOMES.index(b) * N_LAYERS + cmod.LAYERS.index(la)
+                s = BIOMES.index(b) * N_LAYERS + LAYER_NAMES.index(la)
                 for t in times:
                     pools[s][t] += [i] * copies
     tr = _table(data, src, "tray", ("crystals_day", "crystals_night", "stars_night"))
@@ -788,10 +1674,10 @@ def _compile_bestiary(data, src, ids: _Ids):
         )
         allt = day_pool + night_pool
         if len(allt) > MAX_TOKENS:
-            b = cmod.BIOMES[s // N_LAYERS]
+            b = BIOMES[s // N_LAYERS]
             _fail(
                 f"{src['bestiary']}: [bestiary] puts {len(allt)} tokens in the {b} "
-                f"{cmod.LAYERS[la]} tray section; at most {MAX_TOKENS}"
+                f"{LAYER_NAMES[la]} tray section; at most {MAX_TOKENS}"
             )
         tok[s, : len(allt)] = allt
         night[s, len(day_pool) : len(allt)] = 1
@@ -806,8 +1692,8 @@ def _compile_chests(data, src, ids: _Ids, equip_evil, armor_evil):
     for i, (cid, c) in enumerate(entries.items()):
         where = f"{src['chests']}: chests.{cid}"
         _keys(where, c, ("biome", "rewards"), ())
-        b = _choice(f"{where}.biome", c["biome"], cmod.BIOMES)
-        biome[i] = cmod.BIOMES.index(b)
+        b = _choice(f"{where}.biome", c["biome"], BIOMES)
+        biome[i] = BIOMES.index(b)
         rws = c["rewards"]
         if not isinstance(rws, list) or len(rws) != N_LAYERS:
             _fail(f"{where}.rewards must be 5 rewards, one per layer (surface .. underworld)")
@@ -978,12 +1864,12 @@ def _compile_rules(data, src, ids: _Ids):
 
 
 @functools.lru_cache(maxsize=8)
-def _compile(
+def _compile_data(
     content: str | None, world: str | None, stamps: Any = None
 ) -> tuple[TablesFields, dict[str, list[str]]]:
     # ``stamps`` (the files' ``file_stamp``) are only part of the cache key
-    data, src = _load(content, file_stamp(content))
-    wdata = wmod.load_world(world)
+    data, src = _load_tables(content, file_stamp(content))
+    wdata = load_world(world)
     ids = _Ids()
     _resources(data, src, wdata, ids)
     cards, start_deck = _compile_cards(data, src, ids)
@@ -1002,7 +1888,7 @@ def _compile(
             f"{src['consumables']}: [consumables] needs a card with voodoo = true: the "
             "bestiary drops the Guide Voodoo Doll (TR-390)"
         )
-    tpl, stock, stock_n, start, res_dig, res_struct, plat_pos = wmod.compile_world(wdata)
+    tpl, stock, stock_n, start, res_dig, res_struct, plat_pos = compile_world(wdata)
     tables = TablesFields(
         tpl=tpl,
         stock=stock,
@@ -1065,16 +1951,16 @@ def compile_tables(content: str | Path | None = None, world: str | Path | None =
     ----------
     content : str or Path, optional
         A designer's TOML file; each table it holds replaces the default table whole
-        (``content.ALL_TABLES`` lists them). ``None``: the defaults in ``data/``.
+        (``ALL_TABLES`` lists them). ``None``: the defaults in ``data/``.
     world : str or Path, optional
-        The file whose world tables (``world.WORLD_TABLES``) to use; by default
+        The file whose world tables (``WORLD_TABLES``) to use; by default
         ``content`` (one designer file may hold both).
 
     Returns
     -------
     Tables
-        A fresh :class:`~simlib.games.terraria.layout.Tables` of numpy arrays (int16 for
-        every content table; shapes in ``layout``), safe to change.
+        A fresh :class:`~simlib.games.terraria.state.Tables` of numpy arrays (int16 for
+        every content table; shapes in ``state``), safe to change.
 
     Raises
     ------
@@ -1085,7 +1971,7 @@ def compile_tables(content: str | Path | None = None, world: str | Path | None =
     """
     c = _key(content)
     w = _key(world) if world is not None else c
-    tables, _ = _compile(c, w, (file_stamp(c), file_stamp(w)))
+    tables, _ = _compile_data(c, w, (file_stamp(c), file_stamp(w)))
     return Tables(*(np.array(a, copy=True) for a in tables))
 
 
@@ -1097,4 +1983,59 @@ def table_names(content: str | Path | None = None, world: str | Path | None = No
     """
     c = _key(content)
     w = _key(world) if world is not None else c
-    return copy.deepcopy(_compile(c, w, (file_stamp(c), file_stamp(w)))[1])
+    return copy.deepcopy(_compile_data(c, w, (file_stamp(c), file_stamp(w)))[1])
+
+
+# === 4. the settings ==========================================================================
+def _data_path(data: str) -> str | None:
+    """The ``data`` setting as a path (``None``: the default tables)."""
+    return None if data in ("default", "") else data
+
+
+def check_start_equipment(tab: Any, eff: dict[str, Any], data: str) -> None:
+    """Refuse a game whose starting equipment the supply cannot give every player.
+
+    Each player's three starting cards (``[start_equipment]``: the copper set, or Journey
+    Mode's iron set, TR-051, TR-432) are taken out of the equipment supply at setup, so
+    each needs at least one copy per player. ``tab`` is :func:`compile_tables`'s (a
+    ``TablesRef``, whose fields numba adds at run time, hence ``Any``), ``eff`` is
+    ``settings.effective``'s, ``data`` the setting (named in the message).
+    """
+    path = _data_path(data)
+    names = table_names(path, path)["equipment"]
+    key = "journey" if eff["iron_tools"] else "standard"
+    for e in tab.start_equip[1 if eff["iron_tools"] else 0]:
+        copies = int(tab.equip[e, EQ.COPIES])
+        if copies < eff["players"]:
+            raise SimlibInputError(
+                f"data {data!r}: start_equipment.{key} gives each of {eff['players']} "
+                f"players a {names[e]!r} but it has {copies} copies; allowed: copies of at "
+                f"least {eff['players']}, or fewer players"
+            )
+
+
+def compile_settings(values: dict[str, Any]) -> tuple[TablesRef, np.ndarray]:
+    """Resolved settings -> ``(tab, cfg)``: the compiled tables and the ``cfg`` array.
+
+    ``tab`` is a fresh :class:`~simlib.games.terraria.state.Tables` of the run's data file
+    (:func:`compile_tables`); ``cfg`` int64 (``CFG.N``,) the numbers of
+    ``settings.effective`` and the readings, columns ``state.CFG``.
+    """
+    path = _data_path(values["data"])
+    tab = compile_tables(path, path)
+    eff = effective(values)
+    check_start_equipment(tab, eff, values["data"])
+    cfg = np.zeros(CFG.N, dtype=np.int64)
+    cfg[CFG.PLAYERS] = eff["players"]
+    cfg[CFG.CHAINS] = eff["chains_needed"]
+    cfg[CFG.TOKENS] = eff["time_limit_tokens"]
+    cfg[CFG.TOMBS] = eff["tombstones"]
+    cfg[CFG.FALL_DAMAGE] = int(eff["fall_damage"])
+    cfg[CFG.IRON] = int(eff["iron_tools"])
+    cfg[CFG.ROPES] = eff["start_ropes"]
+    cfg[CFG.EVIL] = {"random": -1, "corruption": BIOME.CORRUPTION,
+                     "crimson": BIOME.CRIMSON}[values["evil_biome"]]
+    cfg[CFG.CHECK] = int(values["check_invariants"])
+    cfg[CFG.MAX_ROUNDS] = MAX_ROUNDS
+    cfg[CFG.MOB_DEBUFF] = MOB_DEBUFFS.index(values["mob_debuff"])
+    return tab, cfg

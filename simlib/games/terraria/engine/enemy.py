@@ -41,8 +41,7 @@ from __future__ import annotations
 import numpy as np
 
 from simlib.core.jit import njit
-from simlib.games.terraria.layout import ROLE
-from simlib.games.terraria.movement import (
+from simlib.games.terraria.engine.movement import (
     T,
     _collapse_nb,
     _leave_nb,
@@ -52,8 +51,8 @@ from simlib.games.terraria.movement import (
     step_nb,
     supported_nb,
 )
-from simlib.games.terraria.sight import inside_house_nb, sees_memo_nb
-from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, SQ, TILE_COLS, P, on_table_nb
+from simlib.games.terraria.engine.sight import inside_house_nb, sees_memo_nb
+from simlib.games.terraria.state import FEAT, KIND, LAYERS, PC, ROLE, SQ, TILE_COLS, P, on_table_nb
 
 __all__ = [
     "DIRS",

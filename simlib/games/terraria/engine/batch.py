@@ -1,6 +1,6 @@
-"""Terraria: one whole playthrough and the parallel batch kernel, with the record of a game.
+"""Terraria: one whole playthrough and the block kernel, and the record it writes.
 
-A game is set up (``engine.setup_nb``), then rounds run until ``g[G.OVER]`` is set: round 1
+A game is set up (``setup.setup_nb``), then rounds run until ``g[G.OVER]`` is set: round 1
 starts at the player turn (TR-078), later rounds at preparation; then, before anyone draws,
 the players give each other equipment and armor (``bots.gift_phase_nb``, TR-209, TR-219);
 every player takes a turn (seat order; the simultaneous turn of TR-079 is played one seat
@@ -9,52 +9,12 @@ after another), then the enemy turn and the cleanup (TR-077).
 
 from __future__ import annotations
 
-import numpy as np
-
 from simlib.core.jit import njit
-from simlib.games.terraria import bots, engine
-from simlib.games.terraria.engine import CFG
-from simlib.games.terraria.layout import CH, CNT, OUT, G
+from simlib.games.terraria import bots
+from simlib.games.terraria.engine import checks, cleanup, enemy_turn, preparation, setup
+from simlib.games.terraria.state import CFG, CH, CNT, OUT, G
 
-__all__ = ["record_dt", "play_one_nb", "play_on_nb", "play_block_nb", "MEASURES"]
-
-MEASURES = (
-    "chains",
-    "objectives",
-    "objectives_dig",
-    "objectives_fight",
-    "objectives_explore",
-    "objectives_build",
-    "day",
-    "deaths",
-    "fall_deaths",
-    "mob_deaths",
-    "falls",
-    "fall_damage",
-    "duels",
-    "wounds_taken",
-    "mobbed",
-    "mob_damage",
-    "kills",
-    "bosses",
-    "deepest_layer",
-    "tiles",
-    "houses",
-    "npcs",
-    "crafted",
-    "blocks_dug",
-    "chests",
-    "gifts",
-    "coins_traded",
-    "resources_traded",
-    "bottle_potions",
-    "food_eaten",
-)
-
-record_dt = np.dtype(
-    [("game_index", np.int64), ("win", np.bool_), ("outcome", np.int8), ("rounds", np.int32)]
-    + [(m, np.int32) for m in MEASURES]
-)
+__all__ = ["record_nb", "play_one_nb", "play_on_nb", "play_block_nb"]
 
 
 @njit
@@ -133,7 +93,7 @@ def record_nb(st, tab, index, rec):
 @njit(inline="always")  # one level less to link and emit again (a shorter cold compile)
 def play_one_nb(st, tab, cfg, bot_id, bp, seed, index, rec):
     """Play game ``index`` to its end and write its record (see the module docstring)."""
-    engine.setup_nb(st, tab, cfg, seed, index)
+    setup.setup_nb(st, tab, cfg, seed, index)
     play_on_nb(st, tab, cfg, bot_id, bp, -1, 0, 0)
     record_nb(st, tab, index, rec)
 
@@ -148,7 +108,7 @@ def play_on_nb(st, tab, cfg, bot_id, bp, seat, stop_round, stop_seat):
     ``stop_round`` (after that round's preparation and gifts for seat 0) and returns True;
     ``stop_round`` 0 plays to the end and returns False. Everything the state holds, its
     generator ``st.rng`` included, is all a continuation reads, so a copy of the state made
-    at a boundary (``engine.copy_state_nb``) plays on to exactly the same end.
+    at a boundary (``setup.copy_state_nb``) plays on to exactly the same end.
     """
     g = st.g
     check = cfg[CFG.CHECK] != 0
@@ -160,7 +120,7 @@ def play_on_nb(st, tab, cfg, bot_id, bp, seat, stop_round, stop_seat):
                 break
             g[G.DRAWN] = 0  # nobody has drawn yet: the gift window is open (TR-209, TR-219)
             if g[G.ROUND] > 1:
-                engine.preparation_nb(st, tab, bot_id, bp)
+                preparation.preparation_nb(st, tab, bot_id, bp)
                 if g[G.OVER] != 0:
                     break
             bots.gift_phase_nb(st, tab, bp)
@@ -170,17 +130,17 @@ def play_on_nb(st, tab, cfg, bot_id, bp, seat, stop_round, stop_seat):
                 return True
             bots.player_turn_nb(st, tab, p, bot_id, bp)
             if check:
-                engine.check_invariants_nb(st, tab)
+                checks.check_invariants_nb(st, tab)
             if g[G.OVER] != 0:
                 break
         if g[G.OVER] != 0:
             break
-        engine.enemy_turn_nb(st, tab)
+        enemy_turn.enemy_turn_nb(st, tab)
         if g[G.OVER] != 0:
             break
-        engine.cleanup_nb(st, tab)
+        cleanup.cleanup_nb(st, tab)
         if check:
-            engine.check_invariants_nb(st, tab)
+            checks.check_invariants_nb(st, tab)
         seat = -1
     return False
 
@@ -192,6 +152,6 @@ def play_block_nb(tab, cfg, bot_id, bp, seed, start, out):
     Each game's stream depends only on (seed, index), so any chunking gives the same rows.
     Blocks run on threads (``core.blocks``).
     """
-    st = engine.alloc_state_nb(tab)
+    st = setup.alloc_state_nb(tab)
     for i in range(out.shape[0]):
         play_one_nb(st, tab, cfg, bot_id, bp, seed, start + i, out[i])
