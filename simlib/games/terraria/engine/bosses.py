@@ -64,10 +64,10 @@ Readings (the rulebook leaves these open; the checklist id says which)
   :func:`boss_end_turn_nb` discards the face-up card and turns the next (TR-409); after the
   third the 3 discards are shuffled into a new deck (TR-410).
 - Moving (TR-405): a boss moves like an enemy of its kind (``BO.KIND``) with its form's
-  movement (how far: :func:`~simlib.games.terraria.enemy.moves_allowed_nb`, toward the
+  movement (how far: :func:`~simlib.games.terraria.engine.enemy.moves_allowed_nb`, toward the
   nearest character), but as it displaces pieces it may end in an occupied square, so "as
   close as possible" is the target's own square when it can reach it; ties as
-  :func:`~simlib.games.terraria.enemy.plan_nb`. The plan is made once and carried out step
+  :func:`~simlib.games.terraria.engine.enemy.plan_nb`. The plan is made once and carried out step
   by step; a step no longer allowed (the world changed under it) ends the move.
 - Displacing (TR-138..142): a piece in a square the boss steps into (only bosses displace)
   goes to an empty square horizontally or diagonally next to its own (left, right, up-left,
@@ -696,7 +696,7 @@ def boss_step_nb(st, tab, b, dr, dc):
     """Boss ``b`` makes one step (dr, dc), displacing a piece in the square it enters.
 
     The step must be one an enemy of the boss's kind may make
-    (:func:`~simlib.games.terraria.enemy.enemy_can_step_nb`) into a square no other boss
+    (:func:`~simlib.games.terraria.engine.enemy.enemy_can_step_nb`) into a square no other boss
     holds (only characters and enemy tokens are displaced, TR-139); a walking boss then
     falls (no fall damage), stopping on any piece below. Pieces stacked on the square the
     boss left fall (TR-137). Writes what :func:`displace_nb` writes and the boss's piece.
@@ -734,7 +734,7 @@ def boss_step_nb(st, tab, b, dr, dc):
 def boss_move_nb(st, tab, b):
     """Boss ``b``'s move in the enemy turn (TR-405, TR-138..141), when its card says move.
 
-    Squares allowed: :func:`~simlib.games.terraria.enemy.moves_allowed_nb` with the form's
+    Squares allowed: :func:`~simlib.games.terraria.engine.enemy.moves_allowed_nb` with the form's
     movement, plus this turn's ``CHARGE`` (``g[G.BOSS_EXTRA + b]``, cleared here), toward
     the nearest character; squares other bosses hold are neither crossed nor ended in.
     Carries the plan out with :func:`boss_step_nb`, then settles the fall damage of the

@@ -3,7 +3,7 @@
 Rulebook: The Enemy Turn (Enemy Movement). Readings (also in the package docstring):
 
 - How far (TR-319..321): an enemy with movement ``m >= 1`` that sees a character
-  (:func:`simlib.games.terraria.sight.sees_nb`) moves up to ``m`` squares; one that sees
+  (:func:`simlib.games.terraria.engine.sight.sees_nb`) moves up to ``m`` squares; one that sees
   none but stands on a tile holding a character, or on a tile orthogonally beside one,
   moves up to 1 square; otherwise it stays.
 - Toward whom (TR-322, open): the nearest character by squares (the larger of the row and
@@ -19,7 +19,7 @@ Rulebook: The Enemy Turn (Enemy Movement). Readings (also in the package docstri
   steps, then the topmost, then the leftmost square. Staying put is always a candidate, so
   an enemy never ends farther away than it started and may leave movement unused.
 - Walking enemies (TR-325, TR-326) make the steps characters make
-  (:func:`~simlib.games.terraria.movement.can_step_nb`) and fall straight down after a step
+  (:func:`~simlib.games.terraria.engine.movement.can_step_nb`) and fall straight down after a step
   that leaves them unsupported, without fall damage; flying enemies (TR-327) step to any of
   the 8 neighbours that is not a full block (not up into a half block, not diagonally past
   a corner both squares beside it touch, TR-118), ignore platforms and never fall.
@@ -287,7 +287,7 @@ def move_enemy_nb(
 ):
     """Enemy ``k`` (movement value ``movement``) takes its move of the enemy turn.
 
-    Writes what :func:`~simlib.games.terraria.movement.step_nb` writes (OCC, positions,
+    Writes what :func:`~simlib.games.terraria.engine.movement.step_nb` writes (OCC, positions,
     falls, ``tally``) plus the scratch of :func:`plan_nb`, ``path`` and the sight memo
     ``seen`` (at ``epoch``, see :func:`moves_allowed_nb`). Returns the number of steps
     taken, or -1 (nothing changes) for a piece that is not an enemy.
