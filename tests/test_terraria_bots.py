@@ -13,7 +13,7 @@ from test_terraria_engine import ident
 from test_terraria_rules_world import LEFT, TOP, put, res, scene
 
 from simlib.games.terraria import bots
-from simlib.games.terraria.engine import actions, life
+from simlib.games.terraria.engine import actions, cards, cleanup, life, magic
 from simlib.games.terraria.engine.movement import place_piece_nb
 from simlib.games.terraria.state import (
     BO,
@@ -27,6 +27,7 @@ from simlib.games.terraria.state import (
     LAYERS,
     OB,
     PC,
+    PILE,
     ROLE,
     SQ,
     G,
@@ -234,3 +235,49 @@ def test_a_travelling_bot_drinks_a_recall_potion_that_takes_it_nearer():  # TR-3
     assert w1[bots.BP.TRAVEL] == 0 and bots.recall_on_the_way_nb(st, tab, 1, w1) == 0
     assert bots.recall_on_the_way_nb(st, tab, 0, w0) == 1
     assert st.held[0, recall] == 0 and st.pieces[0, PC.ROW] == H - 1  # the Surface Forest
+
+
+def _hand_mirror(st, p):
+    """Put a Magic Mirror into ``p``'s hand and play it (TR-389)."""
+    mirror = ident("cards", "magic_mirror")
+    st.deck[p, PILE.HAND, st.npile[p, PILE.HAND]] = mirror
+    st.npile[p, PILE.HAND] += 1
+    return mirror
+
+
+def test_a_played_magic_mirror_recalls_once_that_turn():  # TR-389, TR-256
+    top = 3 * H + 1  # the Lower Cavern
+    st, tab = fight_scene(top=top, boss_name="eye_of_cthulhu")
+    st.grid[P.SQ, H, :] = SQ.BLOCK  # ground under the Surface
+    assert not magic.use_mirror_nb(st, tab, 0)  # no mirror played
+    _hand_mirror(st, 0)
+    cards.play_card_nb(st, tab, 0, st.npile[0, PILE.HAND] - 1, False)
+    assert st.chars[0, CH.MIRROR] == 1
+    row = st.pieces[0, PC.ROW]
+    assert magic.use_mirror_nb(st, tab, 0)
+    assert st.pieces[0, PC.ROW] == H - 1 and row != H - 1  # the Surface Forest
+    assert st.chars[0, CH.MIRROR] == 0 and not magic.use_mirror_nb(st, tab, 0)  # once
+
+
+def test_an_unused_magic_mirror_is_lost_at_cleanup():  # TR-389, TR-104
+    st, tab = fight_scene(top=3 * H + 1, boss_name="eye_of_cthulhu")
+    _hand_mirror(st, 0)
+    cards.play_card_nb(st, tab, 0, st.npile[0, PILE.HAND] - 1, False)
+    assert st.chars[0, CH.MIRROR] == 1
+    cleanup.cleanup_nb(st, tab)
+    assert st.chars[0, CH.MIRROR] == 0
+
+
+def test_a_travelling_bot_recalls_with_its_mirror_before_a_potion():  # TR-389
+    top = 3 * H + 1
+    st, tab = fight_scene(top=top, boss_name="eye_of_cthulhu")
+    st.grid[P.SQ, H, :] = SQ.BLOCK
+    recall = ident("consumables", "recall_potion")
+    st.held[0, recall] = 1
+    _hand_mirror(st, 0)
+    cards.play_card_nb(st, tab, 0, st.npile[0, PILE.HAND] - 1, False)
+    w0 = weights(st, tab, 0)
+    assert w0[bots.BP.TRAVEL] > 0 and w0[bots.BP.TO_ROW] == H - 1  # up for lenses
+    assert bots.recall_on_the_way_nb(st, tab, 0, w0) == 1
+    assert st.pieces[0, PC.ROW] == H - 1
+    assert st.chars[0, CH.MIRROR] == 0 and st.held[0, recall] == 1  # the potion is kept

@@ -331,7 +331,8 @@ class Terraria(Game):
 
     name = "terraria"
     title = "Terraria: The Board Game"
-    engine_version = "3"  # 3: several bosses in play, the bots' Fight goals, data version 3
+    engine_version = "4"  # 4: the Magic Mirror recalls (TR-389); 3: several bosses in play,
+    #                       the bots' Fight goals, data version 3
     settings = _settings.SETTINGS
     presets = _settings.PRESETS
     default_preset = "medium"

@@ -1503,26 +1503,34 @@ def nearest_altar_row_nb(st, p):
 
 @njit(refcount=False)
 def recall_on_the_way_nb(st, tab, p, w):
-    """A travelling ``p`` (``w[BP.TRAVEL] > 0``) drinks a recall consumable when it helps.
+    """A travelling ``p`` (``w[BP.TRAVEL] > 0``) recalls when it helps.
 
     The recall goes to the Surface Forest or the deepest bed house (TR-389,
-    ``life.respawn_square_nb``): ``p`` drinks it (a free action, ``magic.use_consumable_nb``)
-    when that square is at least a layer nearer the row it travels to. Returns 1 if drunk.
+    ``life.respawn_square_nb``); ``p`` takes it when that square is at least a layer nearer
+    the row it travels to: with a Magic Mirror played this turn (``magic.use_mirror_nb``,
+    lost at cleanup anyway) before a recall consumable (``magic.use_consumable_nb``, kept
+    for later otherwise). Both are free actions. Returns 1 if ``p`` recalled.
     """
     if w[BP.TRAVEL] <= 0 or not st.chars[p, CH.IN_WORLD]:
         return 0
+    mirror = st.chars[p, CH.MIRROR] > 0
+    potion = -1
     for c in range(tab.consumables.shape[0]):
-        if st.held[p, c] <= 0 or tab.consumables[c, CO.RECALL] == 0:
-            continue
-        r, _ = life.respawn_square_nb(st, tab)
-        if r < 0:
-            return 0
-        to = w[BP.TO_ROW]
-        h = st.grid.shape[1] // LAYERS
-        if abs(r - to) + h <= abs(st.pieces[p, PC.ROW] - to):
-            return 1 if magic.use_consumable_nb(st, tab, p, c) else 0
+        if st.held[p, c] > 0 and tab.consumables[c, CO.RECALL] != 0:
+            potion = c
+            break
+    if not mirror and potion < 0:
         return 0
-    return 0
+    r, _ = life.respawn_square_nb(st, tab)
+    if r < 0:
+        return 0
+    to = w[BP.TO_ROW]
+    h = st.grid.shape[1] // LAYERS
+    if abs(r - to) + h > abs(st.pieces[p, PC.ROW] - to):
+        return 0
+    if mirror:
+        return 1 if magic.use_mirror_nb(st, tab, p) else 0
+    return 1 if magic.use_consumable_nb(st, tab, p, potion) else 0
 
 
 @njit(refcount=False)

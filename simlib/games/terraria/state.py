@@ -347,7 +347,9 @@ class Char(NamedTuple):
     RES_TRADED: int = 42  # resource units given to another player (TR-197)
     BOTTLED: int = 43  # potions taken from the placed bottle house (TR-253)
     EATEN: int = 44  # food buff tokens eaten at the cooking pot house (TR-255)
-    N: int = 45
+    # this turn, like AP..CHOP above (kept after the measures so their columns stay put)
+    MIRROR: int = 45  # Magic Mirror recalls played and not yet used (TR-389; lost at cleanup)
+    N: int = 46
 
 
 CH = Char()

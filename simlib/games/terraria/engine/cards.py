@@ -132,6 +132,7 @@ def play_card_nb(st, tab, p, i, option_b):
         ch[CH.HP] += heal
         ch[CH.HEALED] += heal
     ch[CH.MANA] = min(ch[CH.MAXMANA], ch[CH.MANA] + c[CF.MANA + off])
+    ch[CH.MIRROR] += c[CF.RECALL]  # used when the player chooses (magic.use_mirror_nb)
     for _ in range(c[CF.DRAW + off]):
         if draw_one_nb(st, p) < 0:
             break

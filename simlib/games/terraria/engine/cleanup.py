@@ -39,4 +39,5 @@ def cleanup_nb(st, tab):
         ch[CH.TCOIN] = 0
         ch[CH.DIG] = 0
         ch[CH.CHOP] = 0
+        ch[CH.MIRROR] = 0  # a Magic Mirror not used this turn is lost with its card
     g[G.TIME] = (g[G.TIME] + 1) % tab.time_track.shape[0]  # TR-353

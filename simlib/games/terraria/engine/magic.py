@@ -35,6 +35,7 @@ from simlib.games.terraria.state import (
 __all__ = [
     "summon_nb",
     "use_consumable_nb",
+    "use_mirror_nb",
     "recall_nb",
     "use_bottle_nb",
     "eat_food_nb",
@@ -106,6 +107,25 @@ def use_consumable_nb(st, tab, p, c):
                 i += 1
     if row[CO.RECALL]:
         recall_nb(st, tab, p)
+    return True
+
+
+@njit(refcount=False)
+def use_mirror_nb(st, tab, p):
+    """``p`` uses a Magic Mirror played this turn: back to the Surface Forest or a bed (TR-389).
+
+    A card with the ``recall`` flag gives its player one such recall when played
+    (``cards.play_card_nb``), to use at any point of that turn (a free action) or lose at
+    cleanup. Returns True if ``p`` was recalled.
+    """
+    ch = st.chars[p]
+    if ch[CH.MIRROR] <= 0 or not ch[CH.IN_WORLD]:
+        return False
+    r, _ = life.respawn_square_nb(st, tab)
+    if r < 0:
+        return False
+    ch[CH.MIRROR] -= 1
+    recall_nb(st, tab, p)
     return True
 
 
