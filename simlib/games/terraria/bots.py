@@ -1207,7 +1207,7 @@ def spend_points_nb(st, tab, p, bp):
         if goal < 0:
             bp[BP.FROM_ROW] = st.pieces[p, PC.ROW]
             n = search_nb(st, tab, p, budget, fall_pen)
-            goal = pick_goal_nb(st, tab, p, bp, n)
+            goal = pick_goal_nb(st, tab, p, bp, n, -1)
             if goal < 0:
                 return
         dr, dc, dug, to = first_move_nb(st, p, goal)

@@ -231,7 +231,7 @@ def sees_memo_nb(seen, epoch, grid, tiles, ar, ac, br, bc):
     slot = (a * 31 + b * 17) % seen.shape[0]
     if seen[slot, 0] == a and seen[slot, 1] == b and seen[slot, 2] == epoch:
         return seen[slot, 3] != 0
-    ans = sees_nb(grid, tiles, ar, ac, br, bc)
+    ans = sees_nb(grid, tiles, ar, ac, br, bc, False)
     seen[slot, 0] = a
     seen[slot, 1] = b
     seen[slot, 2] = epoch
