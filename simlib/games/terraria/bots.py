@@ -860,9 +860,15 @@ def _search_nb(grid, tiles, res_dig, rate, r0, c0, budget, fall_pen, bdist, bfro
             c = node % cols
             if bdist[r, c] != cost:
                 continue
+            # at the budget only a dig straight down can cost nothing more (every other hop
+            # costs at least its step; falls add ``fall_pen`` >= 0 each): the others need not
+            # be looked at (the last level holds the most squares)
+            last = cost == budget and fall_pen >= 0
             for dr in range(-1, 2):
                 for dc in range(-1, 2):
                     if dr == 0 and dc == 0:
+                        continue
+                    if last and (dr != 1 or dc != 0):
                         continue
                     tr = r + dr
                     tc = c + dc
