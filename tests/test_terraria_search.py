@@ -243,3 +243,23 @@ def test_goal_pick_beyond_a_reached_goal_matches_reference(index, rate, pick):
         got = bots._pick_goal_nb(grid, tiles, pieces, ENEMIES, bdist, bfrom, q, RES_DIG,
                                  RES_STRUCT, r0, c0, bp, n, True, under)  # fmt: skip
         assert got == want
+
+
+def test_a_dig_straight_down_at_the_budget_still_counts():
+    # at the budget only a dig straight down can add nothing (a block dug through already:
+    # progress at its full dig cost, 0 points left); the search skips every other hop there,
+    # and must not skip this one
+    grid, tiles, mini = drawn_world(
+        [
+            "..........",
+            "##########",
+            "##########",
+        ],
+        top=10,
+        left=20,
+    )
+    r0, c0 = 10, 24
+    grid[P.PROG, r0 + 1, c0] = RES_DIG[grid[P.RES, r0 + 1, c0]]
+    for budget in (0, 1, 3):
+        got = check_against_reference(grid, tiles, mini, 1, r0, c0, budget, 2)
+        assert got[(r0 + 1, c0)] == 0

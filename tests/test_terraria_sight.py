@@ -13,7 +13,7 @@ import random
 from fractions import Fraction
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from terraria_helpers import COLS, ROWS, H, W, drawn_world, generated
 
@@ -248,6 +248,35 @@ def test_sight_matches_the_reference_on_random_worlds(cells, hidden, a, b):  # T
     through = sight.sees_nb(grid, tiles, ar, ac, br, bc, True)  # TR-269, TR-243
     assert through == ref_sees(grid, tiles, (ar, ac), (br, bc), True)
     assert through or not got  # houses alone block no more than houses and blocks
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    cells=st.lists(st.sampled_from("....##//H"), min_size=8 * 9, max_size=8 * 9),
+    p=st.tuples(st.integers(0, 9), st.integers(0, 8)),
+    q=st.tuples(st.integers(0, 9), st.integers(0, 8)),
+    own=st.tuples(st.integers(0, 7), st.integers(0, 8), st.integers(0, 7), st.integers(0, 8)),
+    houses_only=st.booleans(),
+)
+def test_one_segment_matches_the_reference(cells, p, q, own, houses_only):  # TR-266, TR-270
+    # each corner-to-corner segment on its own (``sees_nb`` stops at the first clear one, so
+    # a wrong answer for one segment could hide behind another): steep, shallow, along grid
+    # lines, either direction, the rows of each column carried from the last without division
+    # (a segment of no length only ever joins two pieces' own squares, which never block)
+    assume(p != q)
+    top, left = H - 2, W - 3
+    rows = ["".join(cells[i * 9 : (i + 1) * 9]).replace("H", ".") for i in range(8)]
+    grid, tiles, _ = drawn_world(rows, top, left)
+    for k, ch in enumerate(cells):
+        if ch == "H":
+            grid[P.FEAT, top + k // 9, left + k % 9] |= FEAT.HOUSE
+    ar, ac, br, bc = top + own[0], left + own[1], top + own[2], left + own[3]
+    x0, y0 = 2 * (left + p[1]), 2 * (top + p[0])
+    x1, y1 = 2 * (left + q[1]), 2 * (top + q[0])
+    got = sight.segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only)
+    want = ref_segment_clear(grid, tiles, (x0 // 2, y0 // 2), (x1 // 2, y1 // 2),
+                             {(ar, ac), (br, bc)}, houses_only)  # fmt: skip
+    assert got == want
 
 
 @settings(max_examples=40, deadline=None)

@@ -860,9 +860,15 @@ def _search_nb(grid, tiles, res_dig, rate, r0, c0, budget, fall_pen, bdist, bfro
             c = node % cols
             if bdist[r, c] != cost:
                 continue
+            # at the budget only a dig straight down can cost nothing more (every other hop
+            # costs at least its step; falls add ``fall_pen`` >= 0 each): the others need not
+            # be looked at (the last level holds the most squares)
+            last = cost == budget and fall_pen >= 0
             for dr in range(-1, 2):
                 for dc in range(-1, 2):
                     if dr == 0 and dc == 0:
+                        continue
+                    if last and (dr != 1 or dc != 0):
                         continue
                     tr = r + dr
                     tc = c + dc
@@ -1207,7 +1213,7 @@ def spend_points_nb(st, tab, p, bp):
         if goal < 0:
             bp[BP.FROM_ROW] = st.pieces[p, PC.ROW]
             n = search_nb(st, tab, p, budget, fall_pen)
-            goal = pick_goal_nb(st, tab, p, bp, n)
+            goal = pick_goal_nb(st, tab, p, bp, n, -1)
             if goal < 0:
                 return
         dr, dc, dug, to = first_move_nb(st, p, goal)

@@ -92,6 +92,6 @@ def check_invariants_nb(st, tab):
         if st.seen[s, 0] >= 0 and st.seen[s, 2] == epoch:
             a = st.seen[s, 0]
             b = st.seen[s, 1]
-            ans = sees_nb(st.grid, st.tiles, a // cols, a % cols, b // cols, b % cols)
+            ans = sees_nb(st.grid, st.tiles, a // cols, a % cols, b // cols, b % cols, False)
             if ans != (st.seen[s, 3] != 0):
                 raise ValueError("a remembered line of sight is out of date")

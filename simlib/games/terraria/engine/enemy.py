@@ -300,7 +300,7 @@ def move_enemy_nb(
     if n == 0 or target < 0:
         return 0
     n = min(n, path.shape[0])
-    er, ec, s = plan_nb(grid, tiles, pieces, k, target, n, dist, how, queue)
+    er, ec, s = plan_nb(grid, tiles, pieces, k, target, n, dist, how, queue, False)
     # walk the plan backwards from the end square to recover the directions
     r = er
     c = ec

@@ -135,12 +135,34 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only=Fa
     if dx != 0 and dy != 0:
         d = dx if dx > 0 else -dx
         sgn = 1 if dx > 0 else -1
-        for c in range(min(x0, x1) // 2, max(x0, x1) // 2):
-            na = sgn * (y0 * dx + dy * (2 * c - x0))  # height at x = 2c, times d
-            nz = sgn * (y0 * dx + dy * (2 * c + 2 - x0))  # at x = 2c + 2, times d
-            lo = min(na, nz)
-            hi = max(na, nz)
-            for r in range(lo // (2 * d), -((-hi) // (2 * d))):
+        m = 2 * d
+        c0 = min(x0, x1) // 2
+        # the height at x = 2c, times d, and its quotient and remainder by 2d, carried
+        # from column to column by one step (no division in the loop)
+        na = sgn * (y0 * dx + dy * (2 * c0 - x0))
+        step = sgn * dy * 2
+        qa = na // m
+        ra = na - qa * m
+        qs = step // m
+        rs = step - qs * m
+        for c in range(c0, max(x0, x1) // 2):
+            nz = na + step  # at x = 2c + 2, times d
+            qz = qa + qs
+            rz = ra + rs
+            if rz >= m:
+                rz -= m
+                qz += 1
+            if na <= nz:  # rows floor(lo / 2d) to ceil(hi / 2d) - 1
+                lo = na
+                hi = nz
+                r_lo = qa
+                r_end = qz + (1 if rz != 0 else 0)
+            else:
+                lo = nz
+                hi = na
+                r_lo = qz
+                r_end = qa + (1 if ra != 0 else 0)
+            for r in range(r_lo, r_end):
                 b = blocker_nb(grid, tiles, r, c, ar, ac, br, bc)
                 if houses_only:
                     if b == HOUSE:
@@ -149,6 +171,9 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only=Fa
                     return False
                 elif b == 1 and lo < (2 * r + 2) * d and (2 * r + 1) * d < hi:
                     return False
+            na = nz
+            qa = qz
+            ra = rz
         return True
     cmin = min(x0, x1) // 2
     cmax = (max(x0, x1) - 1) // 2
@@ -231,7 +256,7 @@ def sees_memo_nb(seen, epoch, grid, tiles, ar, ac, br, bc):
     slot = (a * 31 + b * 17) % seen.shape[0]
     if seen[slot, 0] == a and seen[slot, 1] == b and seen[slot, 2] == epoch:
         return seen[slot, 3] != 0
-    ans = sees_nb(grid, tiles, ar, ac, br, bc)
+    ans = sees_nb(grid, tiles, ar, ac, br, bc, False)
     seen[slot, 0] = a
     seen[slot, 1] = b
     seen[slot, 2] = epoch
