@@ -43,9 +43,18 @@ def measure(name: str) -> dict:
 
 
 def main(argv: list[str]) -> int:
+    import argparse
+
     from simlib.games.registry import game_names, get_game
 
-    names = argv or list(game_names())
+    ap = argparse.ArgumentParser(description="Cold compile of each game (one game, fresh process).")
+    ap.add_argument("game", nargs="*",
+                    help=f"games to measure (default: all of {', '.join(game_names())})")
+    args = ap.parse_args(argv)
+    unknown = [n for n in args.game if n not in game_names()]
+    if unknown:
+        ap.error(f"unknown game {unknown[0]!r}; allowed: {', '.join(game_names())}")
+    names = args.game or list(game_names())
     print(f"cold compile, one game of the default preset and bot (commit {source_commit()})")
     print(f"{'game':<10}  {'cold wall':>9}  {'cold CPU':>8}  {'warm wall':>9}  {'declared':>8}")
     for name in names:
