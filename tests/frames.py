@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+
+import numpy as np
 import pandas as pd
 
 from simlib.core.results import RUN_COLUMNS
@@ -19,3 +22,15 @@ def game_rows(df: pd.DataFrame) -> pd.DataFrame:
 def assert_same_games(a: pd.DataFrame, b: pd.DataFrame, **kwargs) -> None:
     """``pandas.testing.assert_frame_equal`` over :func:`game_rows` of both frames."""
     pd.testing.assert_frame_equal(game_rows(a), game_rows(b), **kwargs)
+
+
+def records_digest(records: np.ndarray) -> str:
+    """sha1 over a record array's fields, one after another (padding bytes left out).
+
+    The record fingerprints (``test_*_fingerprints.py``) store these per cell.
+    """
+    h = hashlib.sha1()
+    for name in records.dtype.names or ():
+        h.update(name.encode())
+        h.update(np.ascontiguousarray(records[name]).tobytes())
+    return h.hexdigest()

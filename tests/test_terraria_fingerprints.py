@@ -16,10 +16,9 @@ tests/test_terraria_fingerprints.py`` prints them).
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 import pytest
+from frames import records_digest as digest
 
 from simlib.games.registry import get_game
 
@@ -117,15 +116,6 @@ def fingerprint(preset: str, mode: str, bot: str, players: int, overrides: tuple
     games = SEARCH_GAMES if bot == "search" else GAMES
     records = game.play_batch(compiled, spec.id, bp, SEED, 0, games)
     return digest(records)
-
-
-def digest(records: np.ndarray) -> str:
-    """sha1 over the records' fields, one after another (padding bytes left out)."""
-    h = hashlib.sha1()
-    for name in records.dtype.names or ():
-        h.update(name.encode())
-        h.update(np.ascontiguousarray(records[name]).tobytes())
-    return h.hexdigest()
 
 
 @pytest.mark.parametrize(("preset", "mode", "bot", "players", "overrides"), CELLS,
