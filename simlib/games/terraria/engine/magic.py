@@ -121,24 +121,23 @@ def use_mirror_nb(st, tab, p):
     ch = st.chars[p]
     if ch[CH.MIRROR] <= 0 or not ch[CH.IN_WORLD]:
         return False
-    r, _ = life.respawn_square_nb(st, tab)
-    if r < 0:
+    if not recall_nb(st, tab, p):
         return False
     ch[CH.MIRROR] -= 1
-    recall_nb(st, tab, p)
     return True
 
 
 @njit(refcount=False)
 def recall_nb(st, tab, p):
-    """Move ``p`` to the Surface Forest or a bed house (TR-389, TR-256)."""
+    """Move ``p`` to the Surface Forest or a bed house (TR-389, TR-256); False if none."""
     r, c = life.respawn_square_nb(st, tab)
     if r < 0:
-        return
+        return False
     st.tally[:] = 0
     remove_piece_nb(st.grid, st.tiles, st.mini, st.pieces, p, st.falls, st.disc, st.tally)
     life.place_character_nb(st, p, r, c)
     settle_nb(st, tab, p)
+    return True
 
 
 @njit(refcount=False)
