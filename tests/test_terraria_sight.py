@@ -326,59 +326,6 @@ def test_sight_matches_the_reference_on_many_seeded_windows():  # TR-266, TR-270
             assert got == ref_sees(grid, tiles, (ar, ac), (br, bc), True), (it, ar, ac, br, bc)
 
 
-def ref_walled(grid, tiles, a, b):
-    """A column strictly between ``a`` and ``b`` filled by blocks or houses over their rows, or
-    such a row over their columns (``sight.walled_nb``), by listing the squares."""
-    own = {a, b}
-
-    def full(r, c):
-        if not (0 <= r < ROWS and 0 <= c < COLS) or (r, c) in own:
-            return False
-        if not tiles[TP.KNOWN, r // H, c // W]:
-            return False
-        return bool(grid[P.FEAT, r, c] & FEAT.HOUSE) or grid[P.SQ, r, c] == SQ.BLOCK
-
-    rows = range(min(a[0], b[0]), max(a[0], b[0]) + 1)
-    cols = range(min(a[1], b[1]), max(a[1], b[1]) + 1)
-    return any(all(full(r, c) for r in rows) for c in cols[1:-1]) or any(
-        all(full(r, c) for c in cols) for r in rows[1:-1]
-    )
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    cells=st.lists(st.sampled_from("###.#/H"), min_size=8 * 9, max_size=8 * 9),
-    hidden=st.sets(st.tuples(st.integers(0, 1), st.integers(0, 1)), max_size=1),
-    a=st.tuples(st.integers(0, 7), st.integers(0, 8)),
-    b=st.tuples(st.integers(0, 7), st.integers(0, 8)),
-)
-def test_a_wall_hides_every_slanted_segment(cells, hidden, a, b):  # TR-266, TR-270
-    # ``sees_nb`` walks only the segments along grid lines when ``walled_nb`` finds a wall:
-    # on worlds dense with blocks (walls are common) the wall matches the reference's, every
-    # slanted segment is then blocked by the reference, and the answer is the reference's
-    top, left = H - 2, W - 3
-    rows = ["".join(cells[i * 9 : (i + 1) * 9]).replace("H", ".") for i in range(8)]
-    grid, tiles, _ = drawn_world(rows, top, left)
-    for k, ch in enumerate(cells):
-        if ch == "H":
-            grid[P.FEAT, top + k // 9, left + k % 9] |= FEAT.HOUSE
-    for la, tc in hidden:
-        tiles[TP.KNOWN, la, tc] = 0
-    ar, ac, br, bc = top + a[0], left + a[1], top + b[0], left + b[1]
-    walled = sight.walled_nb(grid, tiles, ar, ac, br, bc)
-    assert walled == ref_walled(grid, tiles, (ar, ac), (br, bc))
-    assert walled == sight.walled_nb(grid, tiles, br, bc, ar, ac)
-    if walled:
-        own = {(ar, ac), (br, bc)}
-        for p in [(ac + i, ar + j) for i in (0, 1) for j in (0, 1)]:
-            for q in [(bc + i, br + j) for i in (0, 1) for j in (0, 1)]:
-                if p[0] != q[0] and p[1] != q[1]:
-                    assert not ref_segment_clear(grid, tiles, p, q, own)
-    got = sight.sees_nb(grid, tiles, ar, ac, br, bc)
-    assert got == ref_sees(grid, tiles, (ar, ac), (br, bc))
-    assert got == sight.sees_nb(grid, tiles, br, bc, ar, ac)
-
-
 # --- the remembered answers (``sees_memo_nb``) ----------------------------------------------------
 def empty_memo(slots):
     return np.full((slots, 4), -1, dtype=np.int32)

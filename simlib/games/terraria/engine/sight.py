@@ -65,7 +65,6 @@ __all__ = [
     "inside_house_nb",
     "segment_clear_nb",
     "sees_nb",
-    "walled_nb",
     "sight_epoch_nb",
     "sees_memo_nb",
     "reach_nb",
@@ -211,53 +210,14 @@ def sees_nb(grid, tiles, ar, ac, br, bc, houses_only=False):
     """
     if inside_house_nb(grid, tiles, ar, ac) != inside_house_nb(grid, tiles, br, bc):
         return False  # walls and doors between them (TR-243, TR-245)
-    # most questions the game asks are answered no, after all 16 segments; a wall between
-    # the squares answers for every slanted one at once (:func:`walled_nb`)
-    walled = not houses_only and walled_nb(grid, tiles, ar, ac, br, bc)
     for i in range(4):
         x0 = 2 * (ac + i % 2)
         y0 = 2 * (ar + i // 2)
         for j in range(4):
             x1 = 2 * (bc + j % 2)
             y1 = 2 * (br + j // 2)
-            if walled and x0 != x1 and y0 != y1:
-                continue
             if segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only):
                 return True
-    return False
-
-
-@njit(refcount=False)
-def walled_nb(grid, tiles, ar, ac, br, bc):
-    """True when a wall of whole-square blocks stands between squares (ar, ac) and (br, bc).
-
-    A wall is a column strictly between the two columns whose squares in every row from
-    the upper square's row to the lower's fill their whole square (:func:`blocker_nb` >= 2:
-    a block or a house), or such a row strictly between the two rows over every column
-    from one to the other. Every corner-to-corner segment between the squares then passes
-    inside the wall, except one along a grid line (a segment along the wall's outer edge,
-    or the seam through it at its ends, may pass): a slanted segment crosses the whole
-    column's open strip (row's) at heights strictly inside the wall's span, so it has points
-    inside a block of it or on the seam between two of its blocks, which the union of
-    blocking regions holds inside (the module docstring). So when this is True only the
-    segments along grid lines need to be walked. Read only.
-    """
-    r_lo = min(ar, br)
-    r_hi = max(ar, br)
-    c_lo = min(ac, bc)
-    c_hi = max(ac, bc)
-    for c in range(c_lo + 1, c_hi):
-        r = r_lo
-        while r <= r_hi and blocker_nb(grid, tiles, r, c, ar, ac, br, bc) >= 2:
-            r += 1
-        if r > r_hi:
-            return True
-    for r in range(r_lo + 1, r_hi):
-        c = c_lo
-        while c <= c_hi and blocker_nb(grid, tiles, r, c, ar, ac, br, bc) >= 2:
-            c += 1
-        if c > c_hi:
-            return True
     return False
 
 
