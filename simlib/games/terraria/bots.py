@@ -1078,7 +1078,7 @@ def boss_target_nb(st, tab, p, bp):
         return -1
     best = -1
     bl = 1 << 20
-    epoch = attack.sight_epoch_nb(st)
+    epoch = -1  # found when first needed (most turns no boss is in play)
     for k in range(BOSS_ROW, N_PIECES):
         if st.pieces[k, PC.KIND] == KIND.NONE or st.pieces[k, PC.ROLE] != ROLE.BOSS:
             continue
@@ -1088,6 +1088,8 @@ def boss_target_nb(st, tab, p, bp):
             left -= 1 << 10
         if left >= bl:
             continue
+        if epoch < 0:
+            epoch = attack.sight_epoch_nb(st)
         if attack.weapon_reaches_nb(st.pieces, st.chars, st.grid, st.tiles, tab.equip, st.seen,
                                     epoch, p, k):  # fmt: skip
             bl = left
@@ -1141,7 +1143,7 @@ def _adjacent_acts_nb(st, tab, p, bp):
         equip = tab.equip
         enemies = tab.enemies
         seen = st.seen
-        epoch = attack.sight_epoch_nb(st)
+        epoch = -1  # found when first needed (the sight epoch: a pass over the tiles)
         # a boss in reach first (:func:`boss_target_nb`); else the enemy in reach with the
         # fewest wounds left (the first such): an enemy with no fewer wounds left than the
         # best so far cannot be chosen, so its reach and line of sight (the costly part)
@@ -1156,6 +1158,8 @@ def _adjacent_acts_nb(st, tab, p, bp):
             left = enemies[pieces[k, PC.TYPE], EN.WOUNDS] - pieces[k, PC.WOUNDS]
             if left >= bl:
                 continue
+            if epoch < 0:
+                epoch = attack.sight_epoch_nb(st)
             if not attack.weapon_reaches_nb(pieces, chars, grid, tiles, equip, seen, epoch, p, k):
                 continue
             bl = left

@@ -90,7 +90,7 @@ from simlib.core.jit import njit
 from simlib.core.rng import randint_nb
 from simlib.games.terraria import state
 from simlib.games.terraria.engine import life
-from simlib.games.terraria.engine.enemy import move_enemy_nb, nearest_character_nb
+from simlib.games.terraria.engine.enemy import move_enemy_nb
 from simlib.games.terraria.engine.movement import T, place_piece_nb, remove_piece_nb
 from simlib.games.terraria.engine.sight import (
     inside_house_nb,
@@ -370,13 +370,29 @@ def sunrise_foes_nb(st, tab):
 
 # --- the enemy turn: moves ---------------------------------------------------------------------
 @njit(refcount=False)
-def _nearest_distance_nb(st, k):
-    best = 1 << 30
+def _targets_nb(st):
+    """Bit per character that enemies may target: in play and not inside a house.
+
+    As ``enemy.nearest_character_nb``: a character inside a house is not a target (TR-244,
+    TR-245).
+    """
+    out = 0
     for p in range(MAX_PLAYERS):
         if st.pieces[p, PC.KIND] != KIND.CHARACTER:
             continue
         if inside_house_nb(st.grid, st.tiles, st.pieces[p, PC.ROW], st.pieces[p, PC.COL]):
-            continue  # as ``enemy.nearest_character_nb``: not a target (TR-244, TR-245)
+            continue
+        out |= 1 << p
+    return out
+
+
+@njit(refcount=False)
+def _nearest_distance_nb(st, k, targets):
+    """Squares from piece ``k`` to the nearest character of the bit set ``targets``."""
+    best = 1 << 30
+    for p in range(MAX_PLAYERS):
+        if not (targets >> p) & 1:
+            continue
         d = max(
             abs(st.pieces[p, PC.ROW] - st.pieces[k, PC.ROW]),
             abs(st.pieces[p, PC.COL] - st.pieces[k, PC.COL]),
@@ -400,7 +416,18 @@ def enemy_moves_nb(st, tab):
     moved = 0  # bit per enemy row already moved (40 rows < 64 bits)
     total = 0
     n_enemies = BOSS_ROW - ENEMY_ROW
+    # the characters enemies may target and the sight epoch, found again only after a move
+    # that made anything fall: otherwise only the mover moved (an enemy), no character went
+    # in or out of a house, and no block, house or tile changed (a house test a character
+    # and one epoch a turn, not one per enemy and character and one per enemy)
+    targets = 0
+    epoch = 0
+    stale = True
     for _ in range(n_enemies):
+        if stale:
+            targets = _targets_nb(st)
+            epoch = sight_epoch_nb(st.tiles, st.g[G.SIGHT])
+            stale = False
         best = -1
         best_d = 1 << 30
         for k in range(ENEMY_ROW, BOSS_ROW):
@@ -408,24 +435,23 @@ def enemy_moves_nb(st, tab):
                 continue
             if st.pieces[k, PC.KIND] == KIND.NONE or st.pieces[k, PC.ROLE] != ROLE.ENEMY:
                 continue
-            d = _nearest_distance_nb(st, k)
+            d = _nearest_distance_nb(st, k, targets)
             if d < best_d:
                 best_d = d
                 best = k
         if best < 0:
-            break
+            break  # no enemy left to move, or no character to target (TR-244)
         moved |= 1 << (best - ENEMY_ROW)
-        if nearest_character_nb(st.grid, st.tiles, st.pieces, best) < 0:
-            continue
+        falls = st.tally[T.FALLS]
         n = move_enemy_nb(
             st.grid, st.tiles, st.mini, st.pieces, best,
             tab.enemies[st.pieces[best, PC.TYPE], EN.MOVEMENT],
-            st.dist, st.how, st.queue, st.path, st.falls, st.disc, st.tally, st.seen,
-            sight_epoch_nb(st.tiles, st.g[G.SIGHT]),
+            st.dist, st.how, st.queue, st.path, st.falls, st.disc, st.tally, st.seen, epoch,
         )  # fmt: skip
         if n > 0:
             total += n
         first = life.resolve_falls_nb(st, tab, first)
+        stale = st.tally[T.FALLS] != falls
         if st.g[G.OVER] != OUT.PLAYING:
             break
     return total

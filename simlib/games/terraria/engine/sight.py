@@ -138,11 +138,14 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only=Fa
         m = 2 * d
         c0 = min(x0, x1) // 2
         # the height at x = 2c, times d, and its quotient and remainder by 2d, carried
-        # from column to column by one step (no division in the loop)
-        na = sgn * (y0 * dx + dy * (2 * c0 - x0))
+        # from column to column by one step (no division in the loop). At the left end
+        # (x = 2 * c0, a corner) the height is that corner's y, so the first quotient needs
+        # no division either: y * d over 2d is y over 2
+        ys = y0 if x0 < x1 else y1
+        na = ys * d
         step = sgn * dy * 2
-        qa = na // m
-        ra = na - qa * m
+        qa = ys >> 1
+        ra = (ys & 1) * d
         qs = step // m
         rs = step - qs * m
         for c in range(c0, max(x0, x1) // 2):
