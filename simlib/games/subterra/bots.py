@@ -1456,6 +1456,12 @@ def rescue_routes_nb(tl, nb, cv, gs, scratch, turn, rescue_range):
                 abs(tl[ko_tile, TFC.Y] - tl[t, TFC.Y]) > rescue_range:
             continue
         d_ex = phi[ko_tile] if ex >= 0 else 0  # the goal rows hold the exit's routes
+        # every step costs at least 1: a caver more than ``rescue_range`` steps away on
+        # the map is more than that by the search too (most rescues end here, cheaply)
+        parent[0] = ko_tile
+        bfs_multi_nb(nb, n, parent, 1, int(rescue_range), dist, scratch[SCR.QUEUE])
+        if dist[t] < 0:
+            continue
         for u in range(n):
             dist[u] = -1
         dist[ko_tile] = 0
@@ -1541,11 +1547,16 @@ def frontier_routes_nb(tl, nb, cv, gs, scratch, turn, pull):
             if o != c and in_play_nb(cv, o, turn.exit_tile):
                 others[ns] = cv[o, CFC.TILE]
                 ns += 1
-        if ns > 0:
-            bfs_multi_nb(nb, n, others, ns, 1, near, scratch[SCR.QUEUE])
-        else:
-            for u in range(n):
-                near[u] = -1
+        # (``bfs_multi_nb`` to depth 1, without its queue)
+        for u in range(n):
+            near[u] = -1
+        for s in range(ns):
+            near[others[s]] = 0
+        for s in range(ns):
+            for d in range(4):
+                v = nb[others[s], d]
+                if v >= 0 and near[v] < 0:
+                    near[v] = 1
         any_goal = frontier_goals_nb(tl, cv, gs, c, turn.tile, phi, scratch[SCR.PATH], pull,
                                      near, turn.buddy_x, turn.buddy_y, turn.cohesion)
     else:
