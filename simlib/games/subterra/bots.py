@@ -703,6 +703,8 @@ KEY_HORROR = 0  # slots of the ``keys`` scratch row
 KEY_RALLY = 1
 KEY_EXIT = 2
 KEY_PASS_COST = 3
+KEY_HORROR_LAYOUT = 4  # the horror field's ``layout_key_nb``
+KEY_HORROR_TILES = 5  # and the tiles laid when it was searched
 
 
 @njit(refcount=False)
@@ -721,6 +723,19 @@ def cave_key_nb(gs):
     k = np.int64(17)
     for v in (gs[GFC.ROUND], gs[GFC.N_TILES], gs[GFC.DIGS], gs[GFC.ROPES_PLACED],
               gs[GFC.EXPLOSIVES_USED]):
+        k = mix_key_nb(k, v)
+    return k
+
+
+@njit(refcount=False)
+def layout_key_nb(gs):
+    """Key of the cave but for the tiles laid this round (``cave_key_nb`` less them).
+
+    While it holds, the tiles laid before stay as they were (a dig, rope or blast, or the
+    rounds' horrors, floods and rubble change it) and new tiles are only added.
+    """
+    k = np.int64(17)
+    for v in (gs[GFC.ROUND], gs[GFC.DIGS], gs[GFC.ROPES_PLACED], gs[GFC.EXPLOSIVES_USED]):
         k = mix_key_nb(k, v)
     return k
 
@@ -1312,20 +1327,47 @@ def rally_pull_nb(bp, in_window):
     return bp[PARAM.REGROUP] * (2.0 if in_window else 1.0)
 
 
+@njit(refcount=False)
+def laid_beyond_field_nb(tl, grid, hd, n0, n):
+    """Do tiles ``n0 .. n-1``, laid since the horror field ``hd`` was searched, leave it be?
+
+    True when no tile beside them (on the grid: a tile laid next door also closes its
+    open side) lies within the field (``hd >= 0``). Then no way within
+    HORROR_FIELD_DEPTH steps of a horror passes them (a tile beside them is further), no
+    tile within it lost a side to back away through, and the field holds as it was, the
+    new tiles outside it.
+    """
+    for w in range(n0, n):
+        for d in range(4):
+            u = grid[neighbour_cell_nb(tl, w, d)]
+            if u >= 0 and u < n0 and hd[u] >= 0:
+                return False
+    return True
+
+
 @njit(refcount=False, llvm_inline=True)
 def kept_horror_field_nb(tl, nb, grid, hz, gs, scratch, n, cave):
     """Steps to the nearest horror and room to back away from it, in the ``HDIST`` row.
 
     The same for every caver until the cave changes, so it is kept, keyed by ``cave``
-    in the ``KEYS`` row (cleared at every game start by ``forget_nb``). -1: no horror
-    within HORROR_FIELD_DEPTH steps. Writes ``scratch``.
+    in the ``KEYS`` row (cleared at every game start by ``forget_nb``); tiles laid since
+    that leave it be (``laid_beyond_field_nb``) are added to it rather than searched
+    again. -1: no horror within HORROR_FIELD_DEPTH steps. Writes ``scratch``.
     """
     keys = scratch[SCR.KEYS]
     if keys[KEY_HORROR] == cave:
         return
     keys[KEY_HORROR] = cave
     hd = scratch[SCR.HDIST]
-    if gs[GFC.N_HORRORS] > 0:
+    layout = layout_key_nb(gs)
+    n0 = keys[KEY_HORROR_TILES]
+    kept = keys[KEY_HORROR_LAYOUT] == layout and 0 <= n0 <= n
+    keys[KEY_HORROR_LAYOUT] = layout
+    keys[KEY_HORROR_TILES] = n
+    if kept and laid_beyond_field_nb(tl, grid, hd, n0, n):
+        for w in range(n0, n):
+            hd[w] = -1
+    elif gs[GFC.N_HORRORS] > 0:
         sources = scratch[SCR.PARENT]
         ns = 0
         for h in range(hz.shape[0]):
