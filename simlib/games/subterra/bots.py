@@ -705,6 +705,8 @@ KEY_EXIT = 2
 KEY_PASS_COST = 3
 KEY_HORROR_LAYOUT = 4  # the horror field's ``layout_key_nb``
 KEY_HORROR_TILES = 5  # and the tiles laid when it was searched
+KEY_PASS_LAYOUT = 6  # the pass costs' layout and step weights
+KEY_PASS_TILES = 7  # and the tiles laid when they were filled
 
 
 @njit(refcount=False)
@@ -765,16 +767,17 @@ def enter_weight_nb(tl, a, w_swim, w_sq, w_dig):
 
 
 @njit(refcount=False)
-def fill_pass_costs_nb(tl, n, w_swim, w_sq, w_dig, node_cost, detour, detour_sides):
-    """The steps a route pays through each tile (``core.paths.goal_routes_nb``'s costs).
+def fill_pass_costs_nb(tl, first, n, w_swim, w_sq, w_dig, node_cost, detour, detour_sides):
+    """The steps a route pays through tiles ``first .. n-1`` (``goal_routes_nb``'s costs).
 
     Entering a flooded, squeeze or buried tile is worth more steps (``enter_weight_nb``),
     a tile a horror stands on HORROR_STEPS more (it will have moved on, but wait or go
     round); leaving an unroped ledge, or a slide against its arrow, ROPE_STEPS more (the
-    detour, by the sides in ``detour_sides``). Writes ``node_cost``, ``detour`` and
+    detour, by the sides in ``detour_sides``). A tile's costs are its own: the rows of the
+    other tiles are left as they are. Writes ``node_cost``, ``detour`` and
     ``detour_sides`` (int32 (MAX_TILES,)).
     """
-    for a in range(n):
+    for a in range(first, n):
         w = enter_weight_nb(tl, a, w_swim, w_sq, w_dig)
         if tl[a, TFC.HORRORS] > 0:
             w += HORROR_STEPS
@@ -790,18 +793,25 @@ def fill_pass_costs_nb(tl, n, w_swim, w_sq, w_dig, node_cost, detour, detour_sid
 
 
 @njit(refcount=False, llvm_inline=True)
-def kept_pass_costs_nb(tl, scratch, n, route_key, w_swim, w_sq, w_dig):
+def kept_pass_costs_nb(tl, gs, scratch, n, route_key, w_swim, w_sq, w_dig):
     """The ``PASS_COST``, ``DETOUR`` and ``DETOUR_SIDES`` rows (``fill_pass_costs_nb``).
 
-    Kept while the cave and the step weights stay the same (keyed by ``route_key``).
+    Kept while the cave and the step weights stay the same (keyed by ``route_key``);
+    while only tiles were laid since (``layout_key_nb``), only theirs are filled.
     Writes ``scratch``.
     """
     keys = scratch[SCR.KEYS]
     if keys[KEY_PASS_COST] == route_key:
         return
     keys[KEY_PASS_COST] = route_key
-    fill_pass_costs_nb(tl, n, w_swim, w_sq, w_dig, scratch[SCR.PASS_COST], scratch[SCR.DETOUR],
-                       scratch[SCR.DETOUR_SIDES])
+    layout = mix_key_nb(layout_key_nb(gs), w_swim + 16 * (w_sq + 16 * w_dig))
+    first = keys[KEY_PASS_TILES]
+    if keys[KEY_PASS_LAYOUT] != layout or first < 0 or first > n:
+        first = 0
+    keys[KEY_PASS_LAYOUT] = layout
+    keys[KEY_PASS_TILES] = n
+    fill_pass_costs_nb(tl, first, n, w_swim, w_sq, w_dig, scratch[SCR.PASS_COST],
+                       scratch[SCR.DETOUR], scratch[SCR.DETOUR_SIDES])
 
 
 @njit(refcount=False, llvm_inline=True)
@@ -1622,7 +1632,7 @@ def goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, turn, bp):
     cave = cave_key_nb(gs)
     route_key = mix_key_nb(cave, turn.swim_steps + 16 * (turn.squeeze_steps + 16 *
                                                           turn.dig_steps))
-    kept_pass_costs_nb(tl, scratch, n, route_key, turn.swim_steps, turn.squeeze_steps,
+    kept_pass_costs_nb(tl, gs, scratch, n, route_key, turn.swim_steps, turn.squeeze_steps,
                        turn.dig_steps)
     kept_horror_field_nb(tl, nb, grid, hz, gs, scratch, n, cave)
     rally = -1
