@@ -1945,6 +1945,8 @@ def entry_plans_nb(best, tl, nb, cv, gs, scratch, turn, look, costs, cc, lv, u, 
         v = nb[u, d]
         if v < 0 or tl[v, TFC.HORRORS] > 0:
             continue
+        if tl[v, TFC.RUBBLE] == 0 and tl[v, TFC.FLOOD] == 0 and tl[v, TFC.TYPE] != TILE.SQUEEZE:
+            continue  # a plain step: ``plans_from_tile_nb``'s
         if u == t:
             if not can_leave_nb(tl, cv, turn.caver, d):
                 continue
