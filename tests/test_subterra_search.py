@@ -142,7 +142,7 @@ def dijkstra(tl, nb, n, goals, w_swim, w_sq, w_dig):
 def run_kernel(tl, nb, n, goals, weights):
     """The bots' search as a decision runs it: pass costs filled, then the core kernel."""
     scratch = np.zeros((SCR.N, MAX_TILES), np.int32)
-    bots.fill_pass_costs_nb(tl, n, *weights, scratch[SCR.PASS_COST], scratch[SCR.DETOUR],
+    bots.fill_pass_costs_nb(tl, 0, n, *weights, scratch[SCR.PASS_COST], scratch[SCR.DETOUR],
                             scratch[SCR.DETOUR_SIDES])
     dist = np.full(MAX_TILES, -1, np.int32)
     dist[:n] = goals[:n]
@@ -185,3 +185,21 @@ def test_goal_search_by_hand():
     got, par = run_kernel(tl, nb, 4, [-1, -1, -1, 0], (3, 2, 4))
     assert got == {3: 0, 2: 1, 1: 2, 0: 5}  # entering the flooded tile costs w_swim = 3
     assert par == {2: 3, 1: 2, 0: 1}
+
+
+@settings(max_examples=100, deadline=None)
+@given(searches(), st.integers(0, 30))
+def test_pass_costs_filled_in_two_parts_are_the_whole(search, split):
+    # the bots fill only the tiles laid since (``bots.kept_pass_costs_nb``): each tile's
+    # costs are its own
+    tl, nb, n, goals, weights = setup(search)
+    k = min(split, n)
+    whole = np.zeros((SCR.N, MAX_TILES), np.int32)
+    parts = np.full((SCR.N, MAX_TILES), -5, np.int32)
+    rows = (SCR.PASS_COST, SCR.DETOUR, SCR.DETOUR_SIDES)
+    bots.fill_pass_costs_nb(tl, 0, n, *weights, *(whole[r] for r in rows))
+    bots.fill_pass_costs_nb(tl, 0, k, *weights, *(parts[r] for r in rows))
+    assert (parts[SCR.PASS_COST, k:] == -5).all()
+    bots.fill_pass_costs_nb(tl, k, n, *weights, *(parts[r] for r in rows))
+    for r in rows:
+        np.testing.assert_array_equal(parts[r, :n], whole[r, :n])

@@ -703,6 +703,10 @@ KEY_HORROR = 0  # slots of the ``keys`` scratch row
 KEY_RALLY = 1
 KEY_EXIT = 2
 KEY_PASS_COST = 3
+KEY_HORROR_LAYOUT = 4  # the horror field's ``layout_key_nb``
+KEY_HORROR_TILES = 5  # and the tiles laid when it was searched
+KEY_PASS_LAYOUT = 6  # the pass costs' layout and step weights
+KEY_PASS_TILES = 7  # and the tiles laid when they were filled
 
 
 @njit(refcount=False)
@@ -721,6 +725,19 @@ def cave_key_nb(gs):
     k = np.int64(17)
     for v in (gs[GFC.ROUND], gs[GFC.N_TILES], gs[GFC.DIGS], gs[GFC.ROPES_PLACED],
               gs[GFC.EXPLOSIVES_USED]):
+        k = mix_key_nb(k, v)
+    return k
+
+
+@njit(refcount=False)
+def layout_key_nb(gs):
+    """Key of the cave but for the tiles laid this round (``cave_key_nb`` less them).
+
+    While it holds, the tiles laid before stay as they were (a dig, rope or blast, or the
+    rounds' horrors, floods and rubble change it) and new tiles are only added.
+    """
+    k = np.int64(17)
+    for v in (gs[GFC.ROUND], gs[GFC.DIGS], gs[GFC.ROPES_PLACED], gs[GFC.EXPLOSIVES_USED]):
         k = mix_key_nb(k, v)
     return k
 
@@ -750,16 +767,17 @@ def enter_weight_nb(tl, a, w_swim, w_sq, w_dig):
 
 
 @njit(refcount=False)
-def fill_pass_costs_nb(tl, n, w_swim, w_sq, w_dig, node_cost, detour, detour_sides):
-    """The steps a route pays through each tile (``core.paths.goal_routes_nb``'s costs).
+def fill_pass_costs_nb(tl, first, n, w_swim, w_sq, w_dig, node_cost, detour, detour_sides):
+    """The steps a route pays through tiles ``first .. n-1`` (``goal_routes_nb``'s costs).
 
     Entering a flooded, squeeze or buried tile is worth more steps (``enter_weight_nb``),
     a tile a horror stands on HORROR_STEPS more (it will have moved on, but wait or go
     round); leaving an unroped ledge, or a slide against its arrow, ROPE_STEPS more (the
-    detour, by the sides in ``detour_sides``). Writes ``node_cost``, ``detour`` and
+    detour, by the sides in ``detour_sides``). A tile's costs are its own: the rows of the
+    other tiles are left as they are. Writes ``node_cost``, ``detour`` and
     ``detour_sides`` (int32 (MAX_TILES,)).
     """
-    for a in range(n):
+    for a in range(first, n):
         w = enter_weight_nb(tl, a, w_swim, w_sq, w_dig)
         if tl[a, TFC.HORRORS] > 0:
             w += HORROR_STEPS
@@ -775,18 +793,25 @@ def fill_pass_costs_nb(tl, n, w_swim, w_sq, w_dig, node_cost, detour, detour_sid
 
 
 @njit(refcount=False, llvm_inline=True)
-def kept_pass_costs_nb(tl, scratch, n, route_key, w_swim, w_sq, w_dig):
+def kept_pass_costs_nb(tl, gs, scratch, n, route_key, w_swim, w_sq, w_dig):
     """The ``PASS_COST``, ``DETOUR`` and ``DETOUR_SIDES`` rows (``fill_pass_costs_nb``).
 
-    Kept while the cave and the step weights stay the same (keyed by ``route_key``).
+    Kept while the cave and the step weights stay the same (keyed by ``route_key``);
+    while only tiles were laid since (``layout_key_nb``), only theirs are filled.
     Writes ``scratch``.
     """
     keys = scratch[SCR.KEYS]
     if keys[KEY_PASS_COST] == route_key:
         return
     keys[KEY_PASS_COST] = route_key
-    fill_pass_costs_nb(tl, n, w_swim, w_sq, w_dig, scratch[SCR.PASS_COST], scratch[SCR.DETOUR],
-                       scratch[SCR.DETOUR_SIDES])
+    layout = mix_key_nb(layout_key_nb(gs), w_swim + 16 * (w_sq + 16 * w_dig))
+    first = keys[KEY_PASS_TILES]
+    if keys[KEY_PASS_LAYOUT] != layout or first < 0 or first > n:
+        first = 0
+    keys[KEY_PASS_LAYOUT] = layout
+    keys[KEY_PASS_TILES] = n
+    fill_pass_costs_nb(tl, first, n, w_swim, w_sq, w_dig, scratch[SCR.PASS_COST],
+                       scratch[SCR.DETOUR], scratch[SCR.DETOUR_SIDES])
 
 
 @njit(refcount=False, llvm_inline=True)
@@ -1312,20 +1337,47 @@ def rally_pull_nb(bp, in_window):
     return bp[PARAM.REGROUP] * (2.0 if in_window else 1.0)
 
 
+@njit(refcount=False)
+def laid_beyond_field_nb(tl, grid, hd, n0, n):
+    """Do tiles ``n0 .. n-1``, laid since the horror field ``hd`` was searched, leave it be?
+
+    True when no tile beside them (on the grid: a tile laid next door also closes its
+    open side) lies within the field (``hd >= 0``). Then no way within
+    HORROR_FIELD_DEPTH steps of a horror passes them (a tile beside them is further), no
+    tile within it lost a side to back away through, and the field holds as it was, the
+    new tiles outside it.
+    """
+    for w in range(n0, n):
+        for d in range(4):
+            u = grid[neighbour_cell_nb(tl, w, d)]
+            if u >= 0 and u < n0 and hd[u] >= 0:
+                return False
+    return True
+
+
 @njit(refcount=False, llvm_inline=True)
 def kept_horror_field_nb(tl, nb, grid, hz, gs, scratch, n, cave):
     """Steps to the nearest horror and room to back away from it, in the ``HDIST`` row.
 
     The same for every caver until the cave changes, so it is kept, keyed by ``cave``
-    in the ``KEYS`` row (cleared at every game start by ``forget_nb``). -1: no horror
-    within HORROR_FIELD_DEPTH steps. Writes ``scratch``.
+    in the ``KEYS`` row (cleared at every game start by ``forget_nb``); tiles laid since
+    that leave it be (``laid_beyond_field_nb``) are added to it rather than searched
+    again. -1: no horror within HORROR_FIELD_DEPTH steps. Writes ``scratch``.
     """
     keys = scratch[SCR.KEYS]
     if keys[KEY_HORROR] == cave:
         return
     keys[KEY_HORROR] = cave
     hd = scratch[SCR.HDIST]
-    if gs[GFC.N_HORRORS] > 0:
+    layout = layout_key_nb(gs)
+    n0 = keys[KEY_HORROR_TILES]
+    kept = keys[KEY_HORROR_LAYOUT] == layout and 0 <= n0 <= n
+    keys[KEY_HORROR_LAYOUT] = layout
+    keys[KEY_HORROR_TILES] = n
+    if kept and laid_beyond_field_nb(tl, grid, hd, n0, n):
+        for w in range(n0, n):
+            hd[w] = -1
+    elif gs[GFC.N_HORRORS] > 0:
         sources = scratch[SCR.PARENT]
         ns = 0
         for h in range(hz.shape[0]):
@@ -1456,6 +1508,12 @@ def rescue_routes_nb(tl, nb, cv, gs, scratch, turn, rescue_range):
                 abs(tl[ko_tile, TFC.Y] - tl[t, TFC.Y]) > rescue_range:
             continue
         d_ex = phi[ko_tile] if ex >= 0 else 0  # the goal rows hold the exit's routes
+        # every step costs at least 1: a caver more than ``rescue_range`` steps away on
+        # the map is more than that by the search too (most rescues end here, cheaply)
+        parent[0] = ko_tile
+        bfs_multi_nb(nb, n, parent, 1, int(rescue_range), dist, scratch[SCR.QUEUE])
+        if dist[t] < 0:
+            continue
         for u in range(n):
             dist[u] = -1
         dist[ko_tile] = 0
@@ -1541,11 +1599,16 @@ def frontier_routes_nb(tl, nb, cv, gs, scratch, turn, pull):
             if o != c and in_play_nb(cv, o, turn.exit_tile):
                 others[ns] = cv[o, CFC.TILE]
                 ns += 1
-        if ns > 0:
-            bfs_multi_nb(nb, n, others, ns, 1, near, scratch[SCR.QUEUE])
-        else:
-            for u in range(n):
-                near[u] = -1
+        # (``bfs_multi_nb`` to depth 1, without its queue)
+        for u in range(n):
+            near[u] = -1
+        for s in range(ns):
+            near[others[s]] = 0
+        for s in range(ns):
+            for d in range(4):
+                v = nb[others[s], d]
+                if v >= 0 and near[v] < 0:
+                    near[v] = 1
         any_goal = frontier_goals_nb(tl, cv, gs, c, turn.tile, phi, scratch[SCR.PATH], pull,
                                      near, turn.buddy_x, turn.buddy_y, turn.cohesion)
     else:
@@ -1569,7 +1632,7 @@ def goal_searches_nb(tl, nb, grid, cv, hz, gs, scratch, turn, bp):
     cave = cave_key_nb(gs)
     route_key = mix_key_nb(cave, turn.swim_steps + 16 * (turn.squeeze_steps + 16 *
                                                           turn.dig_steps))
-    kept_pass_costs_nb(tl, scratch, n, route_key, turn.swim_steps, turn.squeeze_steps,
+    kept_pass_costs_nb(tl, gs, scratch, n, route_key, turn.swim_steps, turn.squeeze_steps,
                        turn.dig_steps)
     kept_horror_field_nb(tl, nb, grid, hz, gs, scratch, n, cave)
     rally = -1
@@ -1882,6 +1945,8 @@ def entry_plans_nb(best, tl, nb, cv, gs, scratch, turn, look, costs, cc, lv, u, 
         v = nb[u, d]
         if v < 0 or tl[v, TFC.HORRORS] > 0:
             continue
+        if tl[v, TFC.RUBBLE] == 0 and tl[v, TFC.FLOOD] == 0 and tl[v, TFC.TYPE] != TILE.SQUEEZE:
+            continue  # a plain step: ``plans_from_tile_nb``'s
         if u == t:
             if not can_leave_nb(tl, cv, turn.caver, d):
                 continue
