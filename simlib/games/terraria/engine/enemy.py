@@ -168,6 +168,17 @@ def nearest_character_nb(grid, tiles, pieces, k):
     return best
 
 
+@njit(refcount=False, llvm_inline=True)
+def _in_reach_nb(grid, tiles, pieces, j):
+    """Is piece ``j`` a character an enemy may move toward (not hidden in a house)?
+
+    A character inside a house is out of sight and reach behind its walls (TR-244, TR-245).
+    """
+    if pieces[j, PC.KIND] != KIND.CHARACTER:
+        return False
+    return not inside_house_nb(grid, tiles, pieces[j, PC.ROW], pieces[j, PC.COL])
+
+
 @njit(refcount=False)
 def moves_allowed_nb(grid, tiles, pieces, k, movement, seen, epoch):
     """Squares enemy ``k`` with ``movement`` may move this turn (TR-319..321).
@@ -185,24 +196,16 @@ def moves_allowed_nb(grid, tiles, pieces, k, movement, seen, epoch):
     w = grid.shape[2] // TILE_COLS
     near = False
     for j in range(pieces.shape[0]):
-        if pieces[j, PC.KIND] != KIND.CHARACTER:
+        if not _in_reach_nb(grid, tiles, pieces, j):
             continue
-        cr = pieces[j, PC.ROW]
-        cc = pieces[j, PC.COL]
-        if inside_house_nb(grid, tiles, cr, cc):
-            continue  # hidden and out of reach behind the walls (TR-244, TR-245)
-        if abs(cr // h - r // h) + abs(cc // w - c // w) <= 1:
+        if abs(pieces[j, PC.ROW] // h - r // h) + abs(pieces[j, PC.COL] // w - c // w) <= 1:
             near = True
             break
     if movement > 1 or not near:  # else seeing would allow no more than nearness (1)
         for j in range(pieces.shape[0]):
-            if pieces[j, PC.KIND] != KIND.CHARACTER:
-                continue
-            cr = pieces[j, PC.ROW]
-            cc = pieces[j, PC.COL]
-            if inside_house_nb(grid, tiles, cr, cc):
-                continue
-            if sees_memo_nb(seen, epoch, grid, tiles, r, c, cr, cc):
+            if _in_reach_nb(grid, tiles, pieces, j) and \
+                    sees_memo_nb(seen, epoch, grid, tiles, r, c, pieces[j, PC.ROW],
+                                 pieces[j, PC.COL]):
                 return movement  # TR-320
     return 1 if near else 0  # TR-319, TR-321
 
