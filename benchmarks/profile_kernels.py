@@ -69,7 +69,10 @@ def kernel_symbols(dispatchers: Iterable) -> list[tuple[int, str]]:
     """``(address, symbol)`` of every function defined in the dispatchers' compiled code.
 
     Only libraries compiled in this process hold their LLVM module (a kernel loaded from
-    numba's cache has machine code only), hence the empty cache. Sorted by address.
+    numba's cache has machine code only), hence the empty cache. Sorted by address. Reads
+    numba's private code library and JIT engine (``_final_module``, ``_codegen._engine``):
+    a tool for developers, kept out of ``simlib``, whose one such module is
+    ``simlib.core._numba_compat``.
     """
     found = set()
     seen = set()

@@ -1599,16 +1599,11 @@ def frontier_routes_nb(tl, nb, cv, gs, scratch, turn, pull):
             if o != c and in_play_nb(cv, o, turn.exit_tile):
                 others[ns] = cv[o, CFC.TILE]
                 ns += 1
-        # (``bfs_multi_nb`` to depth 1, without its queue)
-        for u in range(n):
-            near[u] = -1
-        for s in range(ns):
-            near[others[s]] = 0
-        for s in range(ns):
-            for d in range(4):
-                v = nb[others[s], d]
-                if v >= 0 and near[v] < 0:
-                    near[v] = 1
+        if ns > 0:
+            bfs_multi_nb(nb, n, others, ns, 1, near, scratch[SCR.QUEUE])
+        else:
+            for u in range(n):
+                near[u] = -1
         any_goal = frontier_goals_nb(tl, cv, gs, c, turn.tile, phi, scratch[SCR.PATH], pull,
                                      near, turn.buddy_x, turn.buddy_y, turn.cohesion)
     else:
