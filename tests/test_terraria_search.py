@@ -98,10 +98,43 @@ def ref_search(ref, rate, r0, c0, budget, fall_pen):
     return best
 
 
-def run_search(grid, tiles, rate, r0, c0, budget, fall_pen):
+def ref_queue_search(ref, rate, r0, c0, budget, fall_pen, qlen):
+    """The kernel's own order, in plain Python: ``(n, queue pairs, bdist, bfrom)``.
+
+    Levels 0 .. ``budget`` in turn; each level expands, in queue order, the entries of that
+    cost still at their square's cost (a dig straight down may add one to the level being
+    expanded: it is expanded in that level); each hop, in ``ref_hops`` order, that makes a
+    square cheaper writes its cost and way in and appends the square to the queue, unless
+    the queue (``qlen // 2`` pairs) is full. Ties keep the first way found, so ``bfrom`` and
+    the queue's order (the bots' tie-break among goals) depend on the expansion order.
+    """
+    cap = qlen // 2
+    bdist = {(r0, c0): 0}
+    bfrom = {(r0, c0): -1}
+    queue = [(r0 * COLS + c0, 0)]
+    for level in range(budget + 1):
+        i = 0
+        while i < len(queue):  # the queue grows while it is read
+            node, cost = queue[i]
+            i += 1
+            r, c = divmod(node, COLS)
+            if cost != level or bdist[(r, c)] != cost:
+                continue
+            for sq, add, dr, dc, dug in ref_hops(ref, rate, fall_pen, r, c):
+                nd = cost + add
+                if nd > budget or (sq in bdist and bdist[sq] <= nd):
+                    continue
+                bdist[sq] = nd
+                bfrom[sq] = ((r * COLS + c) * 9 + (dr + 1) * 3 + dc + 1) * 2 + dug
+                if len(queue) < cap:
+                    queue.append((sq[0] * COLS + sq[1], nd))
+    return len(queue), queue, bdist, bfrom
+
+
+def run_search(grid, tiles, rate, r0, c0, budget, fall_pen, qlen=ROWS * COLS * 4):
     bdist = np.zeros((ROWS, COLS), np.int32)
     bfrom = np.zeros((ROWS, COLS), np.int32)
-    q = np.zeros(ROWS * COLS * 4, np.int32)  # as engine.alloc_state_nb
+    q = np.zeros(qlen, np.int32)  # as engine.alloc_state_nb by default (ROWS * COLS * 4)
     n = bots._search_nb(grid, tiles, RES_DIG, rate, r0, c0, budget, fall_pen, bdist, bfrom, q)
     return bdist, bfrom, q, n
 
@@ -264,3 +297,38 @@ def test_a_dig_straight_down_at_the_budget_still_counts():
     for budget in (0, 1, 3):
         got = check_against_reference(grid, tiles, mini, 1, r0, c0, budget, 2)
         assert got[(r0 + 1, c0)] == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.booleans(),
+    st.integers(0, ROWS * COLS - 1),
+    st.integers(1, 3),
+    st.integers(2, 40),
+    st.integers(0, 4),
+    st.one_of(st.just(ROWS * COLS * 4), st.integers(2, 700)),  # the root pair at least
+)
+def test_search_expands_in_the_reference_order(index, reveal, start, rate, budget, fall_pen,
+                                               qlen):
+    # not only the costs: the queue (pairs in the order reached), the ways in (first found
+    # on a tie) and the count must be those of the level-by-level scan in queue order, the
+    # bots' goals and first moves read them. Short queues (up to 700 ints) make the kernel
+    # leave its per-level chains for the plain scan part way (its pairs would reach the
+    # chains at the far end of the queue) and drop entries past half the queue
+    grid, tiles, mini = generated(41, index, reveal_all=reveal)
+    ref = Ref(grid, tiles, mini, buffers(1)[0])
+    cells = [
+        (r, c)
+        for r in range(ROWS)
+        for c in range(COLS)
+        if ref.on_table(r, c) and ref.sq[r][c] not in (SQ.BLOCK, SQ.LAVA)
+    ]
+    r0, c0 = cells[start % len(cells)]
+    n_want, queue, dist, came = ref_queue_search(ref, rate, r0, c0, budget, fall_pen, qlen)
+    bdist, bfrom, q, n = run_search(grid, tiles, rate, r0, c0, budget, fall_pen, qlen)
+    assert n == n_want
+    assert [(int(q[2 * i]), int(q[2 * i + 1])) for i in range(n)] == queue
+    got = {(r, c): int(bdist[r, c]) for r in range(ROWS) for c in range(COLS) if bdist[r, c] >= 0}
+    assert got == dist
+    assert {sq: int(bfrom[sq]) for sq in got} == came
