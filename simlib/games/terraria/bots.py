@@ -899,6 +899,18 @@ def _search_nb(grid, tiles, res_dig, rate, r0, c0, budget, fall_pen, bdist, bfro
                         dug = 0
                         if s == SQ.LAVA:
                             continue
+                        # a square already reached at no more than this hop would cost needs
+                        # no hop worked out (a third of them on the bots' searches): every
+                        # square reached but the start is one a hop into ends in (air or a
+                        # half block a piece stands on, or a block dug where it stops), and
+                        # every hop costs at least its step but a dig straight down
+                        old = bdist[tr, tc]
+                        if (
+                            old >= 0
+                            and old <= cost + (0 if dr == 1 and dc == 0 else 1)
+                            and (tr != r0 or tc != c0)
+                        ):
+                            continue
                         if s == SQ.BLOCK or (s == SQ.HALF and dr < 0):
                             ap = _dig_ap_nb(grid, res_dig, rate, tr, tc)
                             if ap < 0:
