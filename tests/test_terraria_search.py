@@ -308,15 +308,21 @@ def test_a_dig_straight_down_at_the_budget_still_counts():
     st.integers(2, 40),
     st.integers(0, 4),
     st.one_of(st.just(ROWS * COLS * 4), st.integers(2, 700)),  # the root pair at least
+    st.integers(0, 3),
 )
 def test_search_expands_in_the_reference_order(index, reveal, start, rate, budget, fall_pen,
-                                               qlen):
+                                               qlen, worn):
     # not only the costs: the queue (pairs in the order reached), the ways in (first found
     # on a tie) and the count must be those of the level-by-level scan in queue order, the
     # bots' goals and first moves read them. Short queues (up to 700 ints) make the kernel
     # leave its per-level chains for the plain scan part way (its pairs would reach the
-    # chains at the far end of the queue) and drop entries past half the queue
+    # chains at the far end of the queue) and drop entries past half the queue. ``worn`` > 0:
+    # every ``worn + 1``-th block is dug through already (no point left: a dig straight
+    # down then costs nothing, the one hop that can)
     grid, tiles, mini = generated(41, index, reveal_all=reveal)
+    if worn:
+        blocks = np.flatnonzero(grid[P.SQ] == SQ.BLOCK)[index % (worn + 1) :: worn + 1]
+        grid[P.PROG].flat[blocks] = RES_DIG[grid[P.RES].flat[blocks]]
     ref = Ref(grid, tiles, mini, buffers(1)[0])
     cells = [
         (r, c)
@@ -332,3 +338,29 @@ def test_search_expands_in_the_reference_order(index, reveal, start, rate, budge
     got = {(r, c): int(bdist[r, c]) for r in range(ROWS) for c in range(COLS) if bdist[r, c] >= 0}
     assert got == dist
     assert {sq: int(bfrom[sq]) for sq in got} == came
+
+
+def test_search_leaves_its_chains_part_way_and_drops_past_half_the_queue():
+    # the per-level chains live at the far end of the queue: a queue too short for them
+    # and all the pairs makes the kernel go on with the plain scan part way through a
+    # level (first case: every pair still fits), and one shorter still drops entries
+    # (second case); both must match the reference's order exactly
+    grid, tiles, mini = generated(43, 7, reveal_all=True)
+    ref = Ref(grid, tiles, mini, buffers(1)[0])
+    cells = [(r, c) for r in range(ROWS) for c in range(COLS)
+             if grid[P.SQ, r, c] not in (SQ.BLOCK, SQ.LAVA)]
+    budget, fall_pen = 20, 2
+    r0, c0 = max(cells, key=lambda sq: len(ref_search(ref, 1, *sq, budget, fall_pen)))
+    n_full = run_search(grid, tiles, 1, r0, c0, budget, fall_pen)[3]
+    assert n_full >= 60  # a search big enough to leave its chains well before its end
+    for qlen in (2 * n_full + 2, n_full):  # chains end near 2/3 of the way; cap at half
+        chained = (qlen - 1 - 2 * (budget + 1)) // 3  # as the kernel's ``lim``
+        assert chained < min(n_full, qlen // 2)
+        n_want, queue, dist, came = ref_queue_search(ref, 1, r0, c0, budget, fall_pen, qlen)
+        bdist, bfrom, q, n = run_search(grid, tiles, 1, r0, c0, budget, fall_pen, qlen)
+        assert n == n_want == min(n_full, qlen // 2)
+        assert [(int(q[2 * i]), int(q[2 * i + 1])) for i in range(n)] == queue
+        got = {(r, c): int(bdist[r, c]) for r in range(ROWS) for c in range(COLS)
+               if bdist[r, c] >= 0}
+        assert got == dist
+        assert {sq: int(bfrom[sq]) for sq in got} == came
