@@ -364,3 +364,20 @@ def test_search_leaves_its_chains_part_way_and_drops_past_half_the_queue():
                if bdist[r, c] >= 0}
         assert got == dist
         assert {sq: int(bfrom[sq]) for sq in got} == came
+
+
+def test_a_negative_budget_reaches_only_the_start():
+    # no level to expand: the start alone, and nothing written past the queue's end (the
+    # queue is a view of a longer buffer whose tail must keep its marks)
+    grid, tiles, mini = drawn_world(["..........", "##########"], top=10, left=20)
+    size = ROWS * COLS * 4
+    for budget in (-1, -3):
+        buf = np.full(size + 16, -7, np.int32)
+        buf[:size] = 0
+        bdist = np.zeros((ROWS, COLS), np.int32)
+        bfrom = np.zeros((ROWS, COLS), np.int32)
+        q = buf[:size]
+        n = bots._search_nb(grid, tiles, RES_DIG, 1, 10, 22, budget, 2, bdist, bfrom, q)
+        assert n == 1 and (q[0], q[1]) == (10 * COLS + 22, 0)
+        assert np.flatnonzero(bdist >= 0).tolist() == [10 * COLS + 22]
+        assert (buf[size:] == -7).all()

@@ -865,7 +865,7 @@ def _search_nb(grid, tiles, res_dig, rate, r0, c0, budget, fall_pen, bdist, bfro
     top = q.shape[0] - 1
     link = top - 2 * levels
     lim = link // 3 if link > 0 else 0
-    linked = lim >= 1
+    linked = lim >= 1 and levels >= 1
     if linked:
         for k in range(levels):
             q[top - k] = -1
@@ -901,9 +901,10 @@ def _search_nb(grid, tiles, res_dig, rate, r0, c0, budget, fall_pen, bdist, bfro
                             continue
                         # a square already reached at no more than this hop would cost needs
                         # no hop worked out (a third of them on the bots' searches): every
-                        # square reached but the start is one a hop into ends in (air or a
-                        # half block a piece stands on, or a block dug where it stops), and
-                        # every hop costs at least its step but a dig straight down
+                        # square reached but the start is one a hop into ends in, with no
+                        # fall (air or a half block a piece stands on, a block dug where it
+                        # stops; the grid does not change during the search), so the hop
+                        # costs at least its step, or a dig straight down its points only
                         old = bdist[tr, tc]
                         if (
                             old >= 0
