@@ -98,10 +98,43 @@ def ref_search(ref, rate, r0, c0, budget, fall_pen):
     return best
 
 
-def run_search(grid, tiles, rate, r0, c0, budget, fall_pen):
+def ref_queue_search(ref, rate, r0, c0, budget, fall_pen, qlen):
+    """The kernel's own order, in plain Python: ``(n, queue pairs, bdist, bfrom)``.
+
+    Levels 0 .. ``budget`` in turn; each level expands, in queue order, the entries of that
+    cost still at their square's cost (a dig straight down may add one to the level being
+    expanded: it is expanded in that level); each hop, in ``ref_hops`` order, that makes a
+    square cheaper writes its cost and way in and appends the square to the queue, unless
+    the queue (``qlen // 2`` pairs) is full. Ties keep the first way found, so ``bfrom`` and
+    the queue's order (the bots' tie-break among goals) depend on the expansion order.
+    """
+    cap = qlen // 2
+    bdist = {(r0, c0): 0}
+    bfrom = {(r0, c0): -1}
+    queue = [(r0 * COLS + c0, 0)]
+    for level in range(budget + 1):
+        i = 0
+        while i < len(queue):  # the queue grows while it is read
+            node, cost = queue[i]
+            i += 1
+            r, c = divmod(node, COLS)
+            if cost != level or bdist[(r, c)] != cost:
+                continue
+            for sq, add, dr, dc, dug in ref_hops(ref, rate, fall_pen, r, c):
+                nd = cost + add
+                if nd > budget or (sq in bdist and bdist[sq] <= nd):
+                    continue
+                bdist[sq] = nd
+                bfrom[sq] = ((r * COLS + c) * 9 + (dr + 1) * 3 + dc + 1) * 2 + dug
+                if len(queue) < cap:
+                    queue.append((sq[0] * COLS + sq[1], nd))
+    return len(queue), queue, bdist, bfrom
+
+
+def run_search(grid, tiles, rate, r0, c0, budget, fall_pen, qlen=ROWS * COLS * 4):
     bdist = np.zeros((ROWS, COLS), np.int32)
     bfrom = np.zeros((ROWS, COLS), np.int32)
-    q = np.zeros(ROWS * COLS * 4, np.int32)  # as engine.alloc_state_nb
+    q = np.zeros(qlen, np.int32)  # as engine.alloc_state_nb by default (ROWS * COLS * 4)
     n = bots._search_nb(grid, tiles, RES_DIG, rate, r0, c0, budget, fall_pen, bdist, bfrom, q)
     return bdist, bfrom, q, n
 
@@ -264,3 +297,87 @@ def test_a_dig_straight_down_at_the_budget_still_counts():
     for budget in (0, 1, 3):
         got = check_against_reference(grid, tiles, mini, 1, r0, c0, budget, 2)
         assert got[(r0 + 1, c0)] == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 10_000),
+    st.booleans(),
+    st.integers(0, ROWS * COLS - 1),
+    st.integers(1, 3),
+    st.integers(2, 40),
+    st.integers(0, 4),
+    st.one_of(st.just(ROWS * COLS * 4), st.integers(2, 700)),  # the root pair at least
+    st.integers(0, 3),
+)
+def test_search_expands_in_the_reference_order(index, reveal, start, rate, budget, fall_pen,
+                                               qlen, worn):
+    # not only the costs: the queue (pairs in the order reached), the ways in (first found
+    # on a tie) and the count must be those of the level-by-level scan in queue order, the
+    # bots' goals and first moves read them. Short queues (up to 700 ints) make the kernel
+    # leave its per-level chains for the plain scan part way (its pairs would reach the
+    # chains at the far end of the queue) and drop entries past half the queue. ``worn`` > 0:
+    # every ``worn + 1``-th block is dug through already (no point left: a dig straight
+    # down then costs nothing, the one hop that can)
+    grid, tiles, mini = generated(41, index, reveal_all=reveal)
+    if worn:
+        blocks = np.flatnonzero(grid[P.SQ] == SQ.BLOCK)[index % (worn + 1) :: worn + 1]
+        grid[P.PROG].flat[blocks] = RES_DIG[grid[P.RES].flat[blocks]]
+    ref = Ref(grid, tiles, mini, buffers(1)[0])
+    cells = [
+        (r, c)
+        for r in range(ROWS)
+        for c in range(COLS)
+        if ref.on_table(r, c) and ref.sq[r][c] not in (SQ.BLOCK, SQ.LAVA)
+    ]
+    r0, c0 = cells[start % len(cells)]
+    n_want, queue, dist, came = ref_queue_search(ref, rate, r0, c0, budget, fall_pen, qlen)
+    bdist, bfrom, q, n = run_search(grid, tiles, rate, r0, c0, budget, fall_pen, qlen)
+    assert n == n_want
+    assert [(int(q[2 * i]), int(q[2 * i + 1])) for i in range(n)] == queue
+    got = {(r, c): int(bdist[r, c]) for r in range(ROWS) for c in range(COLS) if bdist[r, c] >= 0}
+    assert got == dist
+    assert {sq: int(bfrom[sq]) for sq in got} == came
+
+
+def test_search_leaves_its_chains_part_way_and_drops_past_half_the_queue():
+    # the per-level chains live at the far end of the queue: a queue too short for them
+    # and all the pairs makes the kernel go on with the plain scan part way through a
+    # level (first case: every pair still fits), and one shorter still drops entries
+    # (second case); both must match the reference's order exactly
+    grid, tiles, mini = generated(43, 7, reveal_all=True)
+    ref = Ref(grid, tiles, mini, buffers(1)[0])
+    cells = [(r, c) for r in range(ROWS) for c in range(COLS)
+             if grid[P.SQ, r, c] not in (SQ.BLOCK, SQ.LAVA)]
+    budget, fall_pen = 20, 2
+    r0, c0 = max(cells, key=lambda sq: len(ref_search(ref, 1, *sq, budget, fall_pen)))
+    n_full = run_search(grid, tiles, 1, r0, c0, budget, fall_pen)[3]
+    assert n_full >= 60  # a search big enough to leave its chains well before its end
+    for qlen in (2 * n_full + 2, n_full):  # chains end near 2/3 of the way; cap at half
+        chained = (qlen - 1 - 2 * (budget + 1)) // 3  # as the kernel's ``lim``
+        assert chained < min(n_full, qlen // 2)
+        n_want, queue, dist, came = ref_queue_search(ref, 1, r0, c0, budget, fall_pen, qlen)
+        bdist, bfrom, q, n = run_search(grid, tiles, 1, r0, c0, budget, fall_pen, qlen)
+        assert n == n_want == min(n_full, qlen // 2)
+        assert [(int(q[2 * i]), int(q[2 * i + 1])) for i in range(n)] == queue
+        got = {(r, c): int(bdist[r, c]) for r in range(ROWS) for c in range(COLS)
+               if bdist[r, c] >= 0}
+        assert got == dist
+        assert {sq: int(bfrom[sq]) for sq in got} == came
+
+
+def test_a_negative_budget_reaches_only_the_start():
+    # no level to expand: the start alone, and nothing written past the queue's end (the
+    # queue is a view of a longer buffer whose tail must keep its marks)
+    grid, tiles, mini = drawn_world(["..........", "##########"], top=10, left=20)
+    size = ROWS * COLS * 4
+    for budget in (-1, -3):
+        buf = np.full(size + 16, -7, np.int32)
+        buf[:size] = 0
+        bdist = np.zeros((ROWS, COLS), np.int32)
+        bfrom = np.zeros((ROWS, COLS), np.int32)
+        q = buf[:size]
+        n = bots._search_nb(grid, tiles, RES_DIG, 1, 10, 22, budget, 2, bdist, bfrom, q)
+        assert n == 1 and (q[0], q[1]) == (10 * COLS + 22, 0)
+        assert np.flatnonzero(bdist >= 0).tolist() == [10 * COLS + 22]
+        assert (buf[size:] == -7).all()

@@ -838,7 +838,18 @@ def search_nb(st, tab, p, budget, fall_pen):
 
 @njit(refcount=False)
 def _search_nb(grid, tiles, res_dig, rate, r0, c0, budget, fall_pen, bdist, bfrom, q):
-    """:func:`search_nb` on plain arrays."""
+    """:func:`search_nb` on plain arrays.
+
+    ``q`` lists the squares reached in the order they were reached (pairs ``square, cost``,
+    a square again each time a cheaper way in is found; :func:`pick_goal_nb` reads it).
+    Each cost level is expanded in that order; to find a level's entries without
+    rescanning the whole list at every level, the entries of each level are chained in a
+    list kept at the far end of ``q`` (head and tail of each level, then the next entry of
+    each entry, growing down). When the pairs would reach the chains (never with the
+    bots' budgets: it takes a third of ``q``), the search goes on scanning ``q`` from the
+    entry after the one it is expanding, as it would have without the chains: the same
+    squares in the same order either way, and an entry beyond half of ``q`` is dropped.
+    """
     rows = grid.shape[1]
     cols = grid.shape[2]
     bdist[:, :] = -1
@@ -848,70 +859,104 @@ def _search_nb(grid, tiles, res_dig, rate, r0, c0, budget, fall_pen, bdist, bfro
     n = 1
     q[0] = r0 * cols + c0
     q[1] = 0
+    # the chains: head of level k at q[top - k], its tail at q[top - levels - k], the next
+    # entry after entry i at q[link - i] (-1: none); pairs are chained while n < lim
+    levels = budget + 1
+    top = q.shape[0] - 1
+    link = top - 2 * levels
+    lim = link // 3 if link > 0 else 0
+    linked = lim >= 1 and levels >= 1
+    if linked:
+        for k in range(levels):
+            q[top - k] = -1
+        q[top] = 0
+        q[top - levels] = 0
+        q[link] = -1
     for level in range(budget + 1):
-        i = 0
-        while i < n:
-            node = q[2 * i]
-            cost = q[2 * i + 1]
-            i += 1
-            if cost != level:
-                continue
+        i = q[top - level] if linked else 0
+        while (i >= 0) if linked else (i < n):
+            cur = i
+            node = q[2 * cur]
+            cost = q[2 * cur + 1]
             r = node // cols
             c = node % cols
-            if bdist[r, c] != cost:
-                continue
-            # at the budget only a dig straight down can cost nothing more (every other hop
-            # costs at least its step; falls add ``fall_pen`` >= 0 each): the others need not
-            # be looked at (the last level holds the most squares)
-            last = cost == budget and fall_pen >= 0
-            for dr in range(-1, 2):
-                for dc in range(-1, 2):
-                    if dr == 0 and dc == 0:
-                        continue
-                    if last and (dr != 1 or dc != 0):
-                        continue
-                    tr = r + dr
-                    tc = c + dc
-                    if not on_table_nb(grid, tiles, tr, tc):
-                        continue
-                    s = grid[P.SQ, tr, tc]
-                    dug = 0
-                    if s == SQ.LAVA:
-                        continue
-                    if s == SQ.BLOCK or (s == SQ.HALF and dr < 0):
-                        ap = _dig_ap_nb(grid, res_dig, rate, tr, tc)
-                        if ap < 0:
+            if cost == level and bdist[r, c] == cost:
+                # at the budget only a dig straight down can cost nothing more (every
+                # other hop costs at least its step; falls add ``fall_pen`` >= 0 each): the
+                # others need not be looked at (the last level holds the most squares)
+                last = cost == budget and fall_pen >= 0
+                for dr in range(-1, 2):
+                    for dc in range(-1, 2):
+                        if dr == 0 and dc == 0:
                             continue
-                        add = ap + (0 if dr == 1 and dc == 0 else 1)
-                        dug = 1
-                        lr = tr
-                        if tr + 1 < rows and grid[P.SQ, tr + 1, tc] == SQ.AIR:
-                            lr = (
-                                _landing_nb(grid, tiles, tr + 1, tc)
-                                if not supported_nb(grid, tiles, tr, tc)
-                                else tr
-                            )
-                    else:
-                        if dr == 1 and dc == 0:
+                        if last and (dr != 1 or dc != 0):
                             continue
-                        if not can_step_nb(grid, tiles, r, c, dr, dc):
+                        tr = r + dr
+                        tc = c + dc
+                        if not on_table_nb(grid, tiles, tr, tc):
                             continue
-                        add = 1
-                        lr = _landing_nb(grid, tiles, tr, tc)
-                    if lr - tr > 1:
-                        add += fall_pen * (lr - tr - 1)
-                    nc_ = cost + add
-                    if nc_ > budget:
-                        continue
-                    old = bdist[lr, tc]
-                    if old >= 0 and old <= nc_:
-                        continue
-                    bdist[lr, tc] = nc_
-                    bfrom[lr, tc] = ((r * cols + c) * 9 + (dr + 1) * 3 + dc + 1) * 2 + dug
-                    if n < cap:
-                        q[2 * n] = lr * cols + tc
-                        q[2 * n + 1] = nc_
-                        n += 1
+                        s = grid[P.SQ, tr, tc]
+                        dug = 0
+                        if s == SQ.LAVA:
+                            continue
+                        # a square already reached at no more than this hop would cost needs
+                        # no hop worked out (a third of them on the bots' searches): every
+                        # square reached but the start is one a hop into ends in, with no
+                        # fall (air or a half block a piece stands on, a block dug where it
+                        # stops; the grid does not change during the search), so the hop
+                        # costs at least its step, or a dig straight down its points only
+                        old = bdist[tr, tc]
+                        if (
+                            old >= 0
+                            and old <= cost + (0 if dr == 1 and dc == 0 else 1)
+                            and (tr != r0 or tc != c0)
+                        ):
+                            continue
+                        if s == SQ.BLOCK or (s == SQ.HALF and dr < 0):
+                            ap = _dig_ap_nb(grid, res_dig, rate, tr, tc)
+                            if ap < 0:
+                                continue
+                            add = ap + (0 if dr == 1 and dc == 0 else 1)
+                            dug = 1
+                            lr = tr
+                            if tr + 1 < rows and grid[P.SQ, tr + 1, tc] == SQ.AIR:
+                                lr = (
+                                    _landing_nb(grid, tiles, tr + 1, tc)
+                                    if not supported_nb(grid, tiles, tr, tc)
+                                    else tr
+                                )
+                        else:
+                            if dr == 1 and dc == 0:
+                                continue
+                            if not can_step_nb(grid, tiles, r, c, dr, dc):
+                                continue
+                            add = 1
+                            lr = _landing_nb(grid, tiles, tr, tc)
+                        if lr - tr > 1:
+                            add += fall_pen * (lr - tr - 1)
+                        nc_ = cost + add
+                        if nc_ > budget:
+                            continue
+                        old = bdist[lr, tc]
+                        if old >= 0 and old <= nc_:
+                            continue
+                        bdist[lr, tc] = nc_
+                        bfrom[lr, tc] = ((r * cols + c) * 9 + (dr + 1) * 3 + dc + 1) * 2 + dug
+                        if n < cap:
+                            if linked and n >= lim:
+                                linked = False  # the pairs reach the chains: scan from here
+                            q[2 * n] = lr * cols + tc
+                            q[2 * n + 1] = nc_
+                            if linked:
+                                q[link - n] = -1
+                                if q[top - nc_] < 0:
+                                    q[top - nc_] = n
+                                else:
+                                    q[link - q[top - levels - nc_]] = n
+                                q[top - levels - nc_] = n
+                            n += 1
+            # read after the expansion: a dig straight down may chain an entry of this level
+            i = q[link - cur] if linked else cur + 1
     return n
 
 
