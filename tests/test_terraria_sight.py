@@ -391,3 +391,18 @@ def test_the_sight_memo_is_used_until_the_epoch_changes():
     assert sight.sees_nb(grid, tiles, *a, *b)
     assert not sight.sees_memo_nb(seen, 5, grid, tiles, *b, *a)  # stale: the caller's error
     assert sight.sees_memo_nb(seen, 6, grid, tiles, *a, *b)
+
+
+def test_the_sight_memo_keys_int16_squares_without_overflow_in_plain_python():
+    # pieces' rows and columns are int16; the memo's key and slot must be computed wide in
+    # plain Python too (NUMBA_DISABLE_JIT=1), or they wrap and differ from the kernel's
+    grid, tiles, _ = drawn_world(["...", "...", "..."], 0, 0)
+    tiles[TP.KNOWN] = 1
+    seen = empty_memo(7)
+    rows, cols = grid.shape[1], grid.shape[2]
+    ar, ac, br, bc = (np.int16(v) for v in (rows - 1, cols - 1, rows - 2, cols - 3))
+    with np.errstate(over="raise"):
+        got = sight.sees_memo_nb.py_func(seen, 3, grid, tiles, ar, ac, br, bc)
+    a, b = (rows - 2) * cols + cols - 3, (rows - 1) * cols + cols - 1
+    slot = (a * 31 + b * 17) % 7
+    assert tuple(seen[slot]) == (a, b, 3, int(got))

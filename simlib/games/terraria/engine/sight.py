@@ -56,6 +56,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 from simlib.core.jit import njit
 from simlib.games.terraria.state import FEAT, SQ, TP, P, on_table_nb
 
@@ -251,8 +253,8 @@ def sees_memo_nb(seen, epoch, grid, tiles, ar, ac, br, bc):
     so an answer never depends on the memo. Writes ``seen``.
     """
     cols = grid.shape[2]
-    a = ar * cols + ac
-    b = br * cols + bc
+    a = np.int64(ar) * cols + ac  # np.int64: no int16 overflow in plain-Python mode
+    b = np.int64(br) * cols + bc
     if a > b:
         a, b = b, a
         ar, ac, br, bc = br, bc, ar, ac
