@@ -203,8 +203,9 @@ def run_goal_routes(rows, start, node_cost, detour, slots):
     neighbors[:n] = rows
     dist = padded(start, -7)
     next_node = np.full(n + pad, -7, np.int32)
-    queue = np.zeros(n + pad, np.int32)
-    queued = np.zeros(n + pad, np.int32)
+    # scratch left dirty by an earlier search: the kernel must clear what it reads
+    queue = np.full(n + pad, 5, np.int32)
+    queued = np.ones(n + pad, np.int32)
     goal_routes_nb(neighbors, n, padded(node_cost), padded(detour), padded(slots), dist,
                    next_node, queue, queued)
     assert (dist[n:] == -7).all() and (next_node[n:] == -7).all()  # nothing past n written

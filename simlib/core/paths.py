@@ -195,16 +195,17 @@ def goal_routes_nb(neighbors, n, node_cost, detour, detour_slots, dist, next_nod
     """
     ring = queue.shape[0]
     k = neighbors.shape[1]
-    for i in range(n):
-        next_node[i] = -1
-        queued[i] = 0
     head = 0
     waiting = 0
+    # one pass: clear the node's scratch and queue it if it is a goal (in node order)
     for i in range(n):
+        next_node[i] = -1
         if dist[i] >= 0:
             queue[waiting] = i
             waiting += 1
             queued[i] = 1
+        else:
+            queued[i] = 0
     while waiting > 0:
         a = queue[head]
         head += 1
