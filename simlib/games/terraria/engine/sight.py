@@ -100,13 +100,17 @@ def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
     two pieces' own squares and never block; squares outside the world or on undiscovered
     tiles never block. Read only.
     """
+    if r < 0 or r >= grid.shape[1] or c < 0 or c >= grid.shape[2]:
+        return 0
+    s = grid[P.SQ, r, c]
+    if s != SQ.BLOCK and s != SQ.HALF and not grid[P.FEAT, r, c] & FEAT.HOUSE:
+        return 0  # open: most squares a segment crosses; no need to find its tile
     if (r == ar and c == ac) or (r == br and c == bc):
         return 0
     if not on_table_nb(grid, tiles, r, c):
         return 0
     if grid[P.FEAT, r, c] & FEAT.HOUSE:
         return HOUSE
-    s = grid[P.SQ, r, c]
     if s == SQ.BLOCK:
         return 2
     if s == SQ.HALF:
@@ -258,7 +262,9 @@ def sees_memo_nb(seen, epoch, grid, tiles, ar, ac, br, bc):
     if a > b:
         a, b = b, a
         ar, ac, br, bc = br, bc, ar, ac
-    slot = (a * 31 + b * 17) % seen.shape[0]
+    # unsigned: the key is never negative for squares in the world, and numba's signed
+    # remainder adds sign fix-ups (a square off the world only lands in another slot)
+    slot = np.uint64(a * 31 + b * 17) % np.uint64(seen.shape[0])
     if seen[slot, 0] == a and seen[slot, 1] == b and seen[slot, 2] == epoch:
         return seen[slot, 3] != 0
     ans = sees_nb(grid, tiles, ar, ac, br, bc, False)
@@ -279,6 +285,8 @@ def reach_nb(ar, ac, br, bc, tile_rows, tile_cols):
     if dr <= 1 and dc <= 1:
         return R.SHORT
     out = R.LONG
+    if dr >= 2 * tile_rows or dc >= 2 * tile_cols:
+        return out  # two tiles or more apart in a direction (floor division is monotone)
     if abs(ar // tile_rows - br // tile_rows) <= 1 and abs(ac // tile_cols - bc // tile_cols) <= 1:
         out |= R.MEDIUM
     return out
