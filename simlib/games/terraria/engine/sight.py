@@ -100,17 +100,13 @@ def blocker_nb(grid, tiles, r, c, ar, ac, br, bc):
     two pieces' own squares and never block; squares outside the world or on undiscovered
     tiles never block. Read only.
     """
-    if r < 0 or r >= grid.shape[1] or c < 0 or c >= grid.shape[2]:
-        return 0
-    s = grid[P.SQ, r, c]
-    if s != SQ.BLOCK and s != SQ.HALF and not grid[P.FEAT, r, c] & FEAT.HOUSE:
-        return 0  # open: most squares a segment crosses; no need to find its tile
     if (r == ar and c == ac) or (r == br and c == bc):
         return 0
     if not on_table_nb(grid, tiles, r, c):
         return 0
     if grid[P.FEAT, r, c] & FEAT.HOUSE:
         return HOUSE
+    s = grid[P.SQ, r, c]
     if s == SQ.BLOCK:
         return 2
     if s == SQ.HALF:
@@ -152,7 +148,12 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only=Fa
         step = sgn * dy * 2
         qa = ys >> 1
         ra = (ys & 1) * d
-        qs = step // m
+        if 0 <= step < m:  # a shallow slope: no division
+            qs = 0
+        elif -m <= step < 0:
+            qs = -1
+        else:
+            qs = step // m
         rs = step - qs * m
         for c in range(c0, max(x0, x1) // 2):
             nz = na + step  # at x = 2c + 2, times d
