@@ -10,12 +10,12 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from terraria_helpers import COLS, ROWS, Ref, buffers, drawn_world
+from terraria_helpers import COLS, ROWS, H, Ref, W, buffers, drawn_world, generated
 
 from simlib.games.terraria.engine import enemy as en
 from simlib.games.terraria.engine import movement as mv
 from simlib.games.terraria.engine import sight
-from simlib.games.terraria.state import FEAT, KIND, PC, SQ, P
+from simlib.games.terraria.state import FEAT, KIND, PC, SQ, TP, P
 
 CH, WALK, FLY, WORM = KIND.CHARACTER, KIND.WALKER, KIND.FLYER, KIND.WORM
 TOP, LEFT = 6, 30
@@ -167,6 +167,57 @@ def test_how_far_an_enemy_moves():  # TR-319, TR-320, TR-321
     assert not sight.sees_nb(b2.grid, b2.tiles, 3, 1, 3, 18)
     assert en.moves_allowed_nb(b2.grid, b2.tiles, b2.pieces, 0, 4, no_memo(), 0) == 0
     assert b2.move(0, 4) == 0 and b2.where(0) == (0, 1)
+
+
+def ref_moves_allowed(grid, tiles, pieces, k, movement):
+    """Plain-Python TR-319..321: squares enemy ``k`` may move (sight asked of ``sees_nb``)."""
+    if movement < 1:
+        return 0
+    r, c = int(pieces[k, PC.ROW]), int(pieces[k, PC.COL])
+    chars = []
+    for j in range(pieces.shape[0]):
+        if pieces[j, PC.KIND] != CH:
+            continue
+        cr, cc = int(pieces[j, PC.ROW]), int(pieces[j, PC.COL])
+        if tiles[TP.KNOWN, cr // H, cc // W] and grid[P.FEAT, cr, cc] & FEAT.HOUSE:
+            continue  # TR-244, TR-245: inside a house
+        chars.append((cr, cc))
+    if any(sight.sees_nb(grid, tiles, r, c, cr, cc) for cr, cc in chars):
+        return movement  # TR-320
+    if any(abs(cr // H - r // H) + abs(cc // W - c // W) <= 1 for cr, cc in chars):
+        return 1  # TR-319
+    return 0  # TR-321
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    e=st.tuples(st.integers(0, ROWS - 1), st.integers(0, COLS - 1)),
+    offsets=st.lists(
+        st.tuples(
+            st.one_of(st.integers(-2 * H - 1, 2 * H + 1), st.sampled_from([-2 * H + 1, 2 * H - 1])),
+            st.one_of(st.integers(-2 * W - 1, 2 * W + 1), st.sampled_from([-2 * W + 1, 2 * W - 1])),
+        ),
+        min_size=1, max_size=3,
+    ),
+    houses=st.integers(0, 3),
+    movement=st.integers(0, 4),
+)
+def test_moves_allowed_matches_the_reference(seed, e, offsets, houses, movement):
+    # TR-319..321, characters up to a square beyond two tiles away: the kernel skips the
+    # tile test for a character two tile heights or widths away (a guard off by one, or
+    # one that skipped a nearer character, fails here)
+    grid, tiles, _ = generated(seed, 0, reveal_all=True)
+    pieces = buffers()[0]
+    pieces[0, PC.KIND], pieces[0, PC.ROW], pieces[0, PC.COL] = FLY, e[0], e[1]
+    for i, (dr, dc) in enumerate(offsets):
+        r = min(max(e[0] + dr, 0), ROWS - 1)
+        c = min(max(e[1] + dc, 0), COLS - 1)
+        pieces[i + 1, PC.KIND], pieces[i + 1, PC.ROW], pieces[i + 1, PC.COL] = CH, r, c
+        if i < houses:
+            grid[P.FEAT, r, c] |= FEAT.HOUSE
+    got = en.moves_allowed_nb(grid, tiles, pieces, 0, movement, no_memo(), 0)
+    assert got == ref_moves_allowed(grid, tiles, pieces, 0, movement)
 
 
 def test_a_tie_between_characters_goes_to_the_lowest_index():  # TR-322

@@ -302,6 +302,19 @@ def test_reach_matches_the_reference(a, b):  # TR-260, TR-261, TR-262
     assert ref_reach(a, b) == ref_reach(b, a)
 
 
+@settings(max_examples=400, deadline=None)
+@given(
+    a=st.tuples(st.integers(0, ROWS - 1), st.integers(0, COLS - 1)),
+    d=st.tuples(st.integers(-2 * H - 1, 2 * H + 1), st.integers(-2 * W - 1, 2 * W + 1)),
+)
+def test_reach_matches_the_reference_about_two_tiles_apart(a, d):  # TR-261
+    # pairs up to a square beyond two tiles apart: ``reach_nb`` answers "no medium range"
+    # without dividing when the squares are two tile heights or widths apart, and a pair
+    # one square nearer must still divide (a guard off by one fails here)
+    b = (a[0] + d[0], a[1] + d[1])
+    assert sight.reach_nb(a[0], a[1], b[0], b[1], H, W) == ref_reach(a, b)
+
+
 def test_sight_matches_the_reference_on_many_seeded_windows():  # TR-266, TR-270, TR-116
     # hypothesis draws 150 windows above; this checks 4,000 more, half of them dense with
     # half blocks, where a segment grazing a half block's upper edge must not count as

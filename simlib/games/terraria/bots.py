@@ -455,7 +455,7 @@ def _team_wood_nb(st, tab):
     return n
 
 
-@njit(refcount=False)
+@njit(refcount=False, llvm_inline=True)
 def _worth_crafting_nb(st, tab, p, kind, item):
     """Cheap pre-check before ``crafting.can_craft_nb``.
 

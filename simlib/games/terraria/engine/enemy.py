@@ -198,6 +198,10 @@ def moves_allowed_nb(grid, tiles, pieces, k, movement, seen, epoch):
     for j in range(pieces.shape[0]):
         if not _in_reach_nb(grid, tiles, pieces, j):
             continue
+        dr = abs(pieces[j, PC.ROW] - r)
+        dc = abs(pieces[j, PC.COL] - c)
+        if dr >= 2 * h or dc >= 2 * w:
+            continue  # two tiles or more apart in a direction: no division needed to see it
         if abs(pieces[j, PC.ROW] // h - r // h) + abs(pieces[j, PC.COL] // w - c // w) <= 1:
             near = True
             break

@@ -386,7 +386,7 @@ def _targets_nb(st):
     return out
 
 
-@njit(refcount=False)
+@njit(refcount=False, llvm_inline=True)
 def _nearest_distance_nb(st, k, targets):
     """Squares from piece ``k`` to the nearest character of the bit set ``targets``."""
     best = 1 << 30

@@ -148,7 +148,12 @@ def segment_clear_nb(grid, tiles, x0, y0, x1, y1, ar, ac, br, bc, houses_only=Fa
         step = sgn * dy * 2
         qa = ys >> 1
         ra = (ys & 1) * d
-        qs = step // m
+        if 0 <= step < m:  # a shallow slope: no division
+            qs = 0
+        elif -m <= step < 0:
+            qs = -1
+        else:
+            qs = step // m
         rs = step - qs * m
         for c in range(c0, max(x0, x1) // 2):
             nz = na + step  # at x = 2c + 2, times d
@@ -258,7 +263,9 @@ def sees_memo_nb(seen, epoch, grid, tiles, ar, ac, br, bc):
     if a > b:
         a, b = b, a
         ar, ac, br, bc = br, bc, ar, ac
-    slot = (a * 31 + b * 17) % seen.shape[0]
+    # unsigned: the key is never negative for squares in the world, and numba's signed
+    # remainder adds sign fix-ups (a square off the world only lands in another slot)
+    slot = np.uint64(a * 31 + b * 17) % np.uint64(seen.shape[0])
     if seen[slot, 0] == a and seen[slot, 1] == b and seen[slot, 2] == epoch:
         return seen[slot, 3] != 0
     ans = sees_nb(grid, tiles, ar, ac, br, bc, False)
@@ -279,6 +286,8 @@ def reach_nb(ar, ac, br, bc, tile_rows, tile_cols):
     if dr <= 1 and dc <= 1:
         return R.SHORT
     out = R.LONG
+    if dr >= 2 * tile_rows or dc >= 2 * tile_cols:
+        return out  # two tiles or more apart in a direction (floor division is monotone)
     if abs(ar // tile_rows - br // tile_rows) <= 1 and abs(ac // tile_cols - bc // tile_cols) <= 1:
         out |= R.MEDIUM
     return out
