@@ -188,6 +188,16 @@ def test_search_on_flat_ground_and_a_dig():
     assert got[(12, 22)] == 1  # dig the floor below (dirt: 1 point) and drop in
 
 
+def open_squares(ref):
+    """The squares a piece may stand in, on discovered tiles, in reading order."""
+    return [
+        (r, c)
+        for r in range(ROWS)
+        for c in range(COLS)
+        if ref.on_table(r, c) and ref.sq[r][c] not in (SQ.BLOCK, SQ.LAVA)
+    ]
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     st.integers(0, 10_000),
@@ -203,12 +213,7 @@ def test_search_kernel_matches_reference(index, reveal, start, rate, budget, fal
     ref = Ref(grid, tiles, mini, buffers(1)[0])
     if not ref.on_table(r0, c0) or ref.sq[r0][c0] in (SQ.BLOCK, SQ.LAVA):
         # start from the first open known square in reading order from there
-        cells = [
-            (r, c)
-            for r in range(ROWS)
-            for c in range(COLS)
-            if ref.on_table(r, c) and ref.sq[r][c] not in (SQ.BLOCK, SQ.LAVA)
-        ]
+        cells = open_squares(ref)
         r0, c0 = cells[start % len(cells)]
     check_against_reference(grid, tiles, mini, rate, r0, c0, budget, fall_pen)
 
@@ -324,12 +329,7 @@ def test_search_expands_in_the_reference_order(index, reveal, start, rate, budge
         blocks = np.flatnonzero(grid[P.SQ] == SQ.BLOCK)[index % (worn + 1) :: worn + 1]
         grid[P.PROG].flat[blocks] = RES_DIG[grid[P.RES].flat[blocks]]
     ref = Ref(grid, tiles, mini, buffers(1)[0])
-    cells = [
-        (r, c)
-        for r in range(ROWS)
-        for c in range(COLS)
-        if ref.on_table(r, c) and ref.sq[r][c] not in (SQ.BLOCK, SQ.LAVA)
-    ]
+    cells = open_squares(ref)
     r0, c0 = cells[start % len(cells)]
     n_want, queue, dist, came = ref_queue_search(ref, rate, r0, c0, budget, fall_pen, qlen)
     bdist, bfrom, q, n = run_search(grid, tiles, rate, r0, c0, budget, fall_pen, qlen)
