@@ -58,6 +58,7 @@ __all__ = [
     "DIRS",
     "alloc_scratch",
     "enemy_can_step_nb",
+    "targetable_nb",
     "nearest_character_nb",
     "moves_allowed_nb",
     "plan_nb",
@@ -145,38 +146,38 @@ def _land_nb(grid, tiles, kind, r, c):
     return r
 
 
+@njit(refcount=False, llvm_inline=True)
+def targetable_nb(grid, tiles, pieces, j):
+    """Is piece ``j`` a character enemies may target (move toward, head for)? Read only.
+
+    A character inside a house (``sight.inside_house_nb``) is nobody's target: enemies
+    cannot enter it, see it or attack it there (TR-244, TR-245).
+    """
+    if pieces[j, PC.KIND] != KIND.CHARACTER:
+        return False
+    if inside_house_nb(grid, tiles, pieces[j, PC.ROW], pieces[j, PC.COL]):
+        return False  # TR-244, TR-245
+    return True
+
+
 @njit(refcount=False)
 def nearest_character_nb(grid, tiles, pieces, k):
     """Index of the character nearest piece ``k`` (ties: lowest index), -1 if none.
 
-    A character inside a house (``sight.inside_house_nb``) is nobody's target: enemies
-    cannot enter it, see it or attack it there (TR-244, TR-245). Read only.
+    Only characters enemies may target count (:func:`targetable_nb`). Read only.
     """
     best = -1
     bd = 1 << 30
     r = pieces[k, PC.ROW]
     c = pieces[k, PC.COL]
     for j in range(pieces.shape[0]):
-        if pieces[j, PC.KIND] != KIND.CHARACTER:
+        if not targetable_nb(grid, tiles, pieces, j):
             continue
-        if inside_house_nb(grid, tiles, pieces[j, PC.ROW], pieces[j, PC.COL]):
-            continue  # TR-244, TR-245
         d = max(abs(pieces[j, PC.ROW] - r), abs(pieces[j, PC.COL] - c))
         if d < bd:
             bd = d
             best = j
     return best
-
-
-@njit(refcount=False, llvm_inline=True)
-def _in_reach_nb(grid, tiles, pieces, j):
-    """Is piece ``j`` a character an enemy may move toward (not hidden in a house)?
-
-    A character inside a house is out of sight and reach behind its walls (TR-244, TR-245).
-    """
-    if pieces[j, PC.KIND] != KIND.CHARACTER:
-        return False
-    return not inside_house_nb(grid, tiles, pieces[j, PC.ROW], pieces[j, PC.COL])
 
 
 @njit(refcount=False)
@@ -196,7 +197,7 @@ def moves_allowed_nb(grid, tiles, pieces, k, movement, seen, epoch):
     w = grid.shape[2] // TILE_COLS
     near = False
     for j in range(pieces.shape[0]):
-        if not _in_reach_nb(grid, tiles, pieces, j):
+        if not targetable_nb(grid, tiles, pieces, j):
             continue
         dr = abs(pieces[j, PC.ROW] - r)
         dc = abs(pieces[j, PC.COL] - c)
@@ -207,7 +208,7 @@ def moves_allowed_nb(grid, tiles, pieces, k, movement, seen, epoch):
             break
     if movement > 1 or not near:  # else seeing would allow no more than nearness (1)
         for j in range(pieces.shape[0]):
-            if _in_reach_nb(grid, tiles, pieces, j) and \
+            if targetable_nb(grid, tiles, pieces, j) and \
                     sees_memo_nb(seen, epoch, grid, tiles, r, c, pieces[j, PC.ROW],
                                  pieces[j, PC.COL]):
                 return movement  # TR-320

@@ -90,10 +90,9 @@ from simlib.core.jit import njit
 from simlib.core.rng import randint_nb
 from simlib.games.terraria import state
 from simlib.games.terraria.engine import life
-from simlib.games.terraria.engine.enemy import move_enemy_nb
+from simlib.games.terraria.engine.enemy import move_enemy_nb, targetable_nb
 from simlib.games.terraria.engine.movement import T, place_piece_nb, remove_piece_nb
 from simlib.games.terraria.engine.sight import (
-    inside_house_nb,
     reach_nb,
     sees_memo_nb,
     sight_epoch_nb,
@@ -371,18 +370,11 @@ def sunrise_foes_nb(st, tab):
 # --- the enemy turn: moves ---------------------------------------------------------------------
 @njit(refcount=False)
 def _targets_nb(st):
-    """Bit per character that enemies may target: in play and not inside a house.
-
-    As ``enemy.nearest_character_nb``: a character inside a house is not a target (TR-244,
-    TR-245).
-    """
+    """Bit per character that enemies may target (``enemy.targetable_nb``)."""
     out = 0
     for p in range(MAX_PLAYERS):
-        if st.pieces[p, PC.KIND] != KIND.CHARACTER:
-            continue
-        if inside_house_nb(st.grid, st.tiles, st.pieces[p, PC.ROW], st.pieces[p, PC.COL]):
-            continue
-        out |= 1 << p
+        if targetable_nb(st.grid, st.tiles, st.pieces, p):
+            out |= 1 << p
     return out
 
 
